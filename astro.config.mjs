@@ -1,0 +1,50 @@
+// @ts-check
+import { defineConfig } from 'astro/config';
+import mdx from '@astrojs/mdx';
+import { unified, rehypeHeadingIds } from '@astrojs/markdown-remark';
+import remarkMath from 'remark-math';
+import rehypeKatex from 'rehype-katex';
+import rehypeAutolinkHeadings from 'rehype-autolink-headings';
+
+// Cross-origin isolation: SharedArrayBuffer (the ranks' shared memory) needs both headers.
+export const isolationHeaders = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+};
+
+export default defineConfig({
+  site: 'http://localhost:4321',
+  trailingSlash: 'ignore',
+  integrations: [mdx()],
+  markdown: {
+    // Astro 7's default Sätteri engine does not run remark/rehype plugins; KaTeX needs them.
+    processor: unified({
+      remarkPlugins: [remarkMath],
+      rehypePlugins: [
+        rehypeHeadingIds,
+        [rehypeAutolinkHeadings, {
+          behavior: 'append',
+          properties: { className: ['heading-anchor'], ariaHidden: 'true', tabIndex: -1 },
+          content: { type: 'text', value: '#' },
+        }],
+        [rehypeKatex, { output: 'htmlAndMathml', throwOnError: true }],
+      ],
+    }),
+    shikiConfig: {
+      themes: { light: 'github-light', dark: 'github-dark' },
+      defaultColor: false,
+      wrap: false,
+    },
+  },
+  server: { headers: isolationHeaders },
+  devToolbar: { enabled: false },
+  vite: {
+    // Pre-bundle the heavy runtime deps so the first Run in `astro dev` doesn't hit "504 Outdated Optimize Dep".
+    optimizeDeps: {
+      include: ['comlink', '@tensorflow/tfjs', '@tensorflow/tfjs-backend-wasm', '@tensorflow/tfjs-backend-webgpu'],
+    },
+    worker: { format: 'es' },
+    build: { assetsInlineLimit: 0 },
+  },
+});

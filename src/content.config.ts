@@ -1,0 +1,20 @@
+import { defineCollection, reference } from 'astro:content';
+import { glob } from 'astro/loaders';
+import { z } from 'astro/zod';
+import { chapterSchema, questionSchema } from './lib/contentSchemas';
+
+// Chapters and question cards live in content/, outside src/, so the book reads as a book.
+const chapters = defineCollection({
+  loader: glob({ pattern: '*.mdx', base: './content/chapters' }),
+  schema: chapterSchema,
+});
+
+const questions = defineCollection({
+  loader: glob({ pattern: '*.{md,mdx}', base: './content/questions' }),
+  schema: questionSchema.extend({
+    chapter: reference('chapters'),
+    followUps: z.array(reference('questions')).default([]),
+  }),
+});
+
+export const collections = { chapters, questions };

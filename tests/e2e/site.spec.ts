@@ -1,0 +1,149 @@
+import { test, expect, type Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { gzipSync } from 'node:zlib';
+import { chapterPaths, firstChapterPath } from './pages';
+
+/** Same-origin pages reachable from the home page by links, crawled breadth-first. */
+async function crawl(page: Page): Promise<string[]> {
+  const seen = new Set<string>(['/']);
+  const queue = ['/'];
+  while (queue.length > 0 && seen.size < 200) {
+    const path = queue.shift()!;
+    await page.goto(path);
+    const hrefs = await page.$$eval('a[href]', (as) => as.map((a) => (a as HTMLAnchorElement).href));
+    for (const href of hrefs) {
+      const url = new URL(href);
+      if (url.origin !== new URL(page.url()).origin) continue;
+      const p = url.pathname;
+      if (/\.(ts|json|xml|txt|svg|png)$/.test(p) || seen.has(p)) continue;
+      seen.add(p);
+      queue.push(p);
+    }
+  }
+  return [...seen];
+}
+
+test('home page says what Ranks is and lists every chapter in order', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(page.locator('main')).toContainText('Ranks is an interactive textbook');
+  const links = page.locator('[data-chapter-list] li > a');
+  const hrefs = await links.evaluateAll((as) => as.map((a) => new URL((a as HTMLAnchorElement).href).pathname));
+  expect(hrefs).toEqual(chapterPaths());
+});
+
+test('chapter 1 renders KaTeX math, a table of contents that resolves, reading time and prev/next', async ({ page }) => {
+  await page.goto(firstChapterPath);
+  await expect(page.getByRole('heading', { level: 1 })).toContainText(/data parallelism/i);
+  const math = page.locator('.katex');
+  expect(await math.count()).toBeGreaterThan(0);
+  await expect(page.locator('.katex-display').first()).toBeVisible();
+  // KaTeX fonts are bundled: the math font must actually load from this origin.
+  const fontLoaded = await page.evaluate(async () => { await document.fonts.ready; return document.fonts.check('16px KaTeX_Main'); });
+  expect(fontLoaded).toBe(true);
+  const tocLinks = page.locator('nav.toc a');
+  expect(await tocLinks.count()).toBeGreaterThan(3);
+  for (const href of await tocLinks.evaluateAll((as) => as.map((a) => a.getAttribute('href')!))) {
+    await expect(page.locator(`[id="${href.slice(1)}"]`)).toHaveCount(1);
+  }
+  await expect(page.locator('[data-reading-time]')).toHaveText(/\d+ min read/);
+  await expect(page.locator('h2 .heading-anchor').first()).toHaveAttribute('href', /^#/);
+  await expect(page.getByRole('navigation', { name: 'Previous and next chapter' })).toBeVisible();
+});
+
+test('search finds a word from chapter 1', async ({ page }) => {
+  await page.goto('/');
+  await page.getByRole('button', { name: /search/i }).click();
+  const input = page.getByRole('searchbox');
+  await expect(input).toBeFocused();
+  await input.fill('banquet');
+  const result = page.locator('site-search .results a').first();
+  await expect(result).toHaveAttribute('href', new RegExp(firstChapterPath.replace(/\//g, '\\/')));
+  await expect(page.locator('site-search .status')).toContainText('result');
+  await page.keyboard.press('Escape');
+  await expect(page.locator('site-search dialog')).not.toBeVisible();
+});
+
+test('the theme toggle persists across reloads and pages', async ({ page }) => {
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.goto('/');
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
+  const toggle = page.getByRole('button', { name: 'Dark theme' });
+  await toggle.click();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await expect(toggle).toHaveAttribute('aria-pressed', 'true');
+  await page.reload();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await page.goto(firstChapterPath);
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  expect(bg).toBe('rgb(21, 23, 28)');
+});
+
+test('the theme follows the system when the reader has not chosen', async ({ page }) => {
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.goto('/');
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+});
+
+test('every page is cross-origin isolated and makes no failed or third-party request', async ({ page }) => {
+  const paths = await crawl(page);
+  expect(paths.length).toBeGreaterThanOrEqual(chapterPaths().length + 1);
+  for (const path of paths) {
+    const problems: string[] = [];
+    const origin = new URL(page.url()).origin;
+    const onRequest = (r: { url(): string }) => { if (!r.url().startsWith(origin) && !r.url().startsWith('data:') && !r.url().startsWith('blob:')) problems.push(`third-party: ${r.url()}`); };
+    const onFailed = (r: { url(): string; failure(): { errorText: string } | null }) => problems.push(`failed: ${r.url()} ${r.failure()?.errorText}`);
+    const onResponse = (r: { url(): string; status(): number }) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); };
+    page.on('request', onRequest);
+    page.on('requestfailed', onFailed);
+    page.on('response', onResponse);
+    const res = await page.goto(path, { waitUntil: 'networkidle' });
+    expect(res?.status(), path).toBe(200);
+    expect(await page.evaluate(() => crossOriginIsolated), path).toBe(true);
+    expect(await page.evaluate(() => typeof SharedArrayBuffer), path).toBe('function');
+    page.off('request', onRequest);
+    page.off('requestfailed', onFailed);
+    page.off('response', onResponse);
+    expect(problems, path).toEqual([]);
+  }
+});
+
+test('chapter pages ship under 20 KB of JavaScript (gzip) before interaction', async ({ page }) => {
+  for (const path of chapterPaths()) {
+    const scripts: Promise<number>[] = [];
+    page.on('response', (r) => {
+      if (r.request().resourceType() === 'script') scripts.push(r.body().then((b) => gzipSync(b).length));
+    });
+    await page.goto(path, { waitUntil: 'networkidle' });
+    const inline = await page.$$eval('script:not([src])', (ss) => ss.map((s) => s.textContent ?? '').join('\n'));
+    const total = (await Promise.all(scripts)).reduce((a, b) => a + b, 0) + gzipSync(inline).length;
+    console.log(`${path}: ${(total / 1024).toFixed(1)} KB gzip of JavaScript`);
+    expect(total, path).toBeLessThan(20 * 1024);
+    page.removeAllListeners('response');
+  }
+});
+
+test('home and every chapter pass an axe-core scan in light and dark themes', async ({ page }) => {
+  for (const theme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: theme });
+    for (const path of ['/', ...chapterPaths()]) {
+      await page.goto(path);
+      const results = await new AxeBuilder({ page }).analyze();
+      const summary = results.violations.map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+      expect(summary, `${theme} ${path}`).toEqual([]);
+    }
+  }
+});
+
+test('on a phone-sized screen the chapter has no horizontal scroll and the skip link works', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 740 });
+  await page.goto(firstChapterPath);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  await page.keyboard.press('Tab');
+  const skip = page.getByRole('link', { name: 'Skip to content' });
+  await expect(skip).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.locator('main')).toBeFocused();
+});

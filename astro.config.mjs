@@ -14,6 +14,8 @@ export const isolationHeaders = {
 };
 
 export default defineConfig({
+  // The content-schema test builds a broken fixture; its own cache keeps the real one intact.
+  cacheDir: process.env.RANKS_CACHE_DIR ?? './node_modules/.astro',
   site: 'http://localhost:4321',
   trailingSlash: 'ignore',
   integrations: [mdx()],

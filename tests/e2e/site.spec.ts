@@ -147,3 +147,21 @@ test('on a phone-sized screen the chapter has no horizontal scroll and the skip 
   await page.keyboard.press('Enter');
   await expect(page.locator('main')).toBeFocused();
 });
+
+test('on a host that sends no isolation headers, the service-worker fallback makes the page isolated', async ({ page }) => {
+  const { spawn } = await import('node:child_process');
+  const port = Number(process.env.RANKS_E2E_PORT ?? 4399) + 1;
+  const server = spawn(process.execPath, ['tests/e2e/static-server.mjs', process.env.RANKS_DIST ?? 'dist', String(port), '--no-isolation'], { stdio: 'pipe' });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.stdout.on('data', () => resolve());
+      server.on('exit', (code) => reject(new Error(`static server exited with ${code}`)));
+    });
+    const first = await page.goto(`http://127.0.0.1:${port}/`);
+    expect(first?.headers()['cross-origin-embedder-policy']).toBeUndefined();
+    await page.waitForFunction(() => crossOriginIsolated === true, undefined, { timeout: 15_000 });
+    expect(await page.evaluate(() => typeof SharedArrayBuffer)).toBe('function');
+  } finally {
+    server.kill();
+  }
+});

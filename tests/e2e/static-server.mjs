@@ -6,6 +6,8 @@ import { extname, join, normalize, resolve } from 'node:path';
 
 const root = resolve(process.argv[2] ?? 'dist');
 const port = Number(process.argv[3] ?? 4399);
+// --no-isolation imitates a static host that cannot send headers (tests the service-worker fallback).
+const sendIsolation = !process.argv.includes('--no-isolation');
 
 const types = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
@@ -31,7 +33,7 @@ function resolveFile(urlPath) {
 
 createServer((req, res) => {
   const file = resolveFile(req.url ?? '/');
-  const headers = { ...isolation, 'Cache-Control': 'no-cache' };
+  const headers = { ...(sendIsolation ? isolation : {}), 'Cache-Control': 'no-cache' };
   if (!file) {
     const notFound = resolveFile('/404.html');
     res.writeHead(404, { ...headers, 'Content-Type': 'text/html; charset=utf-8' });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -45,6 +45,7 @@ describe('chapter frontmatter', () => {
   it('fails the build with a message naming the file and the field', async () => {
     const dir = fixture('title: Broken\norder: first\nsummary: A chapter whose order is not a number at all.\nobjectives: [one]');
     const { code, output } = await syncContent(dir);
+    rmSync(dir, { recursive: true, force: true });
     expect(code).not.toBe(0);
     expect(output).toContain('01-broken');
     expect(output).toMatch(/order/);

@@ -5,6 +5,7 @@ import { unified, rehypeHeadingIds } from '@astrojs/markdown-remark';
 import remarkMath from 'remark-math';
 import rehypeKatex from 'rehype-katex';
 import rehypeAutolinkHeadings from 'rehype-autolink-headings';
+import rehypeScrollableTables from './src/lib/markdown/rehypeScrollableTables.mjs';
 
 // Cross-origin isolation: SharedArrayBuffer (the ranks' shared memory) needs both headers.
 export const isolationHeaders = {
@@ -31,10 +32,11 @@ export default defineConfig({
           content: { type: 'text', value: '#' },
         }],
         [rehypeKatex, { output: 'htmlAndMathml', throwOnError: true }],
+        rehypeScrollableTables,
       ],
     }),
     shikiConfig: {
-      themes: { light: 'github-light', dark: 'github-dark' },
+      themes: { light: 'github-light-high-contrast', dark: 'github-dark-high-contrast' },
       defaultColor: false,
       wrap: false,
     },

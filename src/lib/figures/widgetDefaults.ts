@@ -1,0 +1,20 @@
+/** What the widgets show before the reader touches them; chapters quote the same values. */
+import type { LinkId } from './linkPresets';
+import type { Optimizer, Precision, Strategy } from './zeroMemory';
+import { DEFAULT_MFU } from './efficiency';
+
+export const MEMORY_CALCULATOR_DEFAULTS: { params: number; precision: Precision; optimizer: Optimizer; gpus: number; strategy: Strategy } = {
+  params: 70e9,
+  precision: 'bf16-mixed',
+  optimizer: 'adam',
+  gpus: 8,
+  strategy: 'zero2',
+};
+
+export const COMM_ESTIMATOR_DEFAULTS: { params: number; gpus: number; link: LinkId; tokensPerGpu: number; mfu: number } = {
+  params: 7e9,
+  gpus: 64,
+  link: 'infiniband',
+  tokensPerGpu: 4096,
+  mfu: DEFAULT_MFU,
+};

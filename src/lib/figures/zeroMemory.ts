@@ -1,0 +1,100 @@
+/**
+ * Per-GPU memory of the model states (parameters, gradients, optimizer state) under data
+ * parallelism and the three ZeRO stages. Activations and temporary buffers are not counted:
+ * they depend on batch size and sequence length, not on the sharding strategy.
+ */
+
+export type Precision = 'fp32' | 'bf16-mixed';
+export type Optimizer = 'sgd' | 'sgd-momentum' | 'adam';
+export type Strategy = 'ddp' | 'zero1' | 'zero2' | 'zero3';
+/**
+ * 'paper': Rajbhandari et al. (2020): mixed-precision Adam keeps an fp32 master copy of the
+ * weights, so K = 12 bytes of optimizer state per parameter (16 bytes in all).
+ * 'chapter': the source chapter's 70B table, which leaves the master copy out (2 + 2 + 8).
+ */
+export type Accounting = 'paper' | 'chapter';
+
+export interface BytesPerParam {
+  params: number;
+  grads: number;
+  optimizer: number;
+}
+
+export interface MemoryInput {
+  params: number;
+  gpus: number;
+  stage?: 0 | 1 | 2 | 3;
+  strategy?: Strategy;
+  precision?: Precision;
+  optimizer?: Optimizer;
+  accounting?: Accounting;
+}
+
+export interface MemoryBreakdown {
+  params: number;
+  grads: number;
+  optimizer: number;
+  total: number;
+}
+
+export const STRATEGIES: readonly Strategy[] = ['ddp', 'zero1', 'zero2', 'zero3'];
+export const STRATEGY_LABEL: Record<Strategy, string> = {
+  ddp: 'DDP (replicated)',
+  zero1: 'ZeRO-1 (P_os)',
+  zero2: 'ZeRO-2 (P_os+g)',
+  zero3: 'ZeRO-3 (P_os+g+p)',
+};
+export const PRECISION_LABEL: Record<Precision, string> = { fp32: 'fp32', 'bf16-mixed': 'bf16/fp16 mixed' };
+export const OPTIMIZER_LABEL: Record<Optimizer, string> = { sgd: 'SGD', 'sgd-momentum': 'SGD + momentum', adam: 'Adam' };
+
+const FP32 = 4;
+const HALF = 2;
+
+/** Fp32 optimizer-state bytes per parameter, master copy excluded: momentum 4, Adam m and v 4 + 4. */
+function stateBytes(optimizer: Optimizer): number {
+  return optimizer === 'adam' ? 2 * FP32 : optimizer === 'sgd-momentum' ? FP32 : 0;
+}
+
+export function bytesPerParam(precision: Precision, optimizer: Optimizer, accounting: Accounting = 'paper'): BytesPerParam {
+  if (precision === 'fp32') return { params: FP32, grads: FP32, optimizer: stateBytes(optimizer) };
+  // Mixed precision: half-precision weights and gradients; the optimizer updates an fp32 master copy.
+  const master = accounting === 'paper' ? FP32 : 0;
+  return { params: HALF, grads: HALF, optimizer: master + stateBytes(optimizer) };
+}
+
+export function stageOf(strategy: Strategy): 0 | 1 | 2 | 3 {
+  return STRATEGIES.indexOf(strategy) as 0 | 1 | 2 | 3;
+}
+
+/** Which model states a stage splits across the data-parallel ranks (ZeRO paper, section 5). */
+export function shardedStates(stage: 0 | 1 | 2 | 3): { params: boolean; grads: boolean; optimizer: boolean } {
+  return { optimizer: stage >= 1, grads: stage >= 2, params: stage >= 3 };
+}
+
+export function zeroPerGpuBreakdown(input: MemoryInput): MemoryBreakdown {
+  const { params, gpus } = input;
+  if (!(params >= 0) || !Number.isFinite(params)) throw new RangeError(`params must be a finite number ≥ 0, got ${params}`);
+  if (!Number.isInteger(gpus) || gpus < 1) throw new RangeError(`gpus must be an integer ≥ 1, got ${gpus}`);
+  const stage = input.stage ?? stageOf(input.strategy ?? 'ddp');
+  const b = bytesPerParam(input.precision ?? 'bf16-mixed', input.optimizer ?? 'adam', input.accounting ?? 'paper');
+  const s = shardedStates(stage);
+  const part = (bytes: number, sharded: boolean) => (params * bytes) / (sharded ? gpus : 1);
+  const out = { params: part(b.params, s.params), grads: part(b.grads, s.grads), optimizer: part(b.optimizer, s.optimizer) };
+  return { ...out, total: out.params + out.grads + out.optimizer };
+}
+
+export function zeroPerGpuBytes(input: MemoryInput): number {
+  return zeroPerGpuBreakdown(input).total;
+}
+
+/** The per-GPU formula in the paper's notation, e.g. "2Ψ + 2Ψ/N + 12Ψ/N" for ZeRO-2 mixed Adam. */
+export function memoryFormula(input: Omit<MemoryInput, 'params' | 'gpus'>): string {
+  const stage = input.stage ?? stageOf(input.strategy ?? 'ddp');
+  const b = bytesPerParam(input.precision ?? 'bf16-mixed', input.optimizer ?? 'adam', input.accounting ?? 'paper');
+  const s = shardedStates(stage);
+  const terms: [number, boolean][] = [[b.params, s.params], [b.grads, s.grads], [b.optimizer, s.optimizer]];
+  return terms
+    .filter(([bytes]) => bytes > 0)
+    .map(([bytes, sharded]) => `${bytes}Ψ${sharded ? '/N' : ''}`)
+    .join(' + ');
+}

@@ -1,0 +1,117 @@
+import { test, expect, type Locator, type Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { zeroPerGpuBreakdown, memoryFormula, STRATEGIES, type Strategy } from '../../src/lib/figures/zeroMemory';
+import { estimateStep } from '../../src/lib/figures/efficiency';
+import { linkPreset } from '../../src/lib/figures/linkPresets';
+import { ringAllReduceTerms } from '../../src/lib/figures/allReduceTime';
+import { fmtGB, fmtInt, fmtPercent, fmtSeconds } from '../../src/lib/figures/formatQuantities';
+import { COMM_ESTIMATOR_DEFAULTS, MEMORY_CALCULATOR_DEFAULTS } from '../../src/lib/figures/widgetDefaults';
+import { SOURCE_70B_TABLE } from '../../src/lib/figures/sourceErrata';
+
+// The widgets and chapters must print exactly what src/lib/figures computes.
+const ZERO = '/chapters/memory-and-zero/';
+const FSDP = '/chapters/fsdp-and-choosing/';
+
+const out = (w: Locator, name: string) => w.locator(`[data-out="${name}"]`);
+
+async function expectMemory(w: Locator, input: Parameters<typeof zeroPerGpuBreakdown>[0]) {
+  const b = zeroPerGpuBreakdown(input);
+  await expect(out(w, 'total')).toHaveText(fmtGB(b.total));
+  await expect(out(w, 'params')).toHaveText(fmtGB(b.params));
+  await expect(out(w, 'grads')).toHaveText(fmtGB(b.grads));
+  await expect(out(w, 'optimizer')).toHaveText(fmtGB(b.optimizer));
+  await expect(out(w, 'formula')).toHaveText(memoryFormula(input));
+}
+
+test('memory calculator renders its defaults without JavaScript', async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto(ZERO);
+  await expectMemory(page.locator('[data-widget="memory-calculator"]'), { ...MEMORY_CALCULATOR_DEFAULTS });
+  await context.close();
+});
+
+test('memory calculator follows every input, by keyboard, with the figure functions', async ({ page }) => {
+  await page.goto(ZERO);
+  const w = page.locator('[data-widget="memory-calculator"]');
+  await expectMemory(w, { ...MEMORY_CALCULATOR_DEFAULTS });
+  const params = w.getByLabel('Parameters (billions)');
+  await params.fill('7.5');
+  await w.getByLabel('GPUs (data-parallel ranks)').fill('64');
+  for (const strategy of STRATEGIES) {
+    await w.getByLabel('Strategy').selectOption(strategy);
+    await expectMemory(w, { params: 7.5e9, gpus: 64, strategy, precision: 'bf16-mixed', optimizer: 'adam' });
+  }
+  // Keyboard only: focus the precision select and change it with the arrow keys.
+  await w.getByLabel('Precision').focus();
+  await page.keyboard.press('ArrowUp');
+  await expect(w.getByLabel('Precision')).toHaveValue('fp32');
+  await w.getByLabel('Optimizer').selectOption('sgd-momentum');
+  await expectMemory(w, { params: 7.5e9, gpus: 64, strategy: 'zero3', precision: 'fp32', optimizer: 'sgd-momentum' });
+  await params.fill('-3');
+  await expect(out(w, 'error')).toBeVisible();
+});
+
+test('chapter 5 prints the 70B table in both accountings, with ZeRO-2 at 227.5 GB', async ({ page }) => {
+  await page.goto(ZERO);
+  for (const s of STRATEGIES as readonly Strategy[]) {
+    const row = page.locator(`tr[data-strategy="${s}"]`);
+    for (const accounting of ['paper', 'chapter'] as const) {
+      const total = zeroPerGpuBreakdown({ params: SOURCE_70B_TABLE.params, gpus: SOURCE_70B_TABLE.gpus, strategy: s, accounting }).total;
+      await expect(row.locator(`[data-total="${accounting}"]`)).toHaveText(fmtGB(total));
+    }
+  }
+  await expect(page.locator('tr[data-strategy="zero2"] [data-total="chapter"]')).toHaveText('227.5 GB');
+  await expect(page.locator('tr[data-comm="zero3"]')).toContainText('1.5×');
+  await expect(page.locator('tr[data-comm="zero1"]')).toContainText('all-gather of updated parameters');
+});
+
+async function expectComm(w: Locator, p: { params: number; gpus: number; link: Parameters<typeof linkPreset>[0]; alpha?: number; tokens: number; mfu: number }) {
+  const preset = linkPreset(p.link);
+  const link = { alpha: p.alpha ?? preset.alpha, bandwidth: preset.bandwidth };
+  const e = estimateStep({ params: p.params, tokensPerGpu: p.tokens, gpus: p.gpus, link, mfu: p.mfu });
+  const t = ringAllReduceTerms(p.params * 2, p.gpus, link);
+  await expect(out(w, 'allreduce')).toHaveText(fmtSeconds(e.allReduce));
+  await expect(out(w, 'latency')).toHaveText(fmtSeconds(t.latency));
+  await expect(out(w, 'compute')).toHaveText(fmtSeconds(e.compute));
+  await expect(out(w, 'step')).toHaveText(fmtSeconds(e.stepOverlapped));
+  await expect(out(w, 'efficiency')).toHaveText(fmtPercent(e.efficiency));
+  await expect(out(w, 'breakeven')).toHaveText(fmtInt(e.breakEvenTokensPerGpu));
+  await expect(out(w, 'verdict')).toHaveAttribute('data-bound', e.bound);
+  return e;
+}
+
+test('communication estimator: defaults, link presets, α and the network-bound verdict', async ({ page }) => {
+  await page.goto(FSDP);
+  const w = page.locator('[data-widget="comm-time-estimator"]');
+  const d = COMM_ESTIMATOR_DEFAULTS;
+  const base = { params: d.params, gpus: d.gpus, link: d.link, tokens: d.tokensPerGpu, mfu: d.mfu };
+  await expectComm(w, base);
+  await w.getByLabel('Link').selectOption('nvlink');
+  await expect(w.getByLabel('α per ring step (µs)')).toHaveValue(String(+(linkPreset('nvlink').alpha * 1e6).toFixed(3)));
+  const fast = await expectComm(w, { ...base, link: 'nvlink' });
+  await w.getByLabel('Link').selectOption('ethernet');
+  const slow = await expectComm(w, { ...base, link: 'ethernet' });
+  expect(fast.bound).toBe('compute');
+  expect(slow.bound).toBe('network');
+  await expect(out(w, 'verdict')).toContainText('Network bound');
+  await w.getByLabel('α per ring step (µs)').fill('50');
+  await w.getByLabel('Tokens per GPU per step').fill('65536');
+  await expectComm(w, { ...base, link: 'ethernet', alpha: 50e-6, tokens: 65536 });
+  await w.getByLabel('World size (GPUs)').fill('0');
+  await expect(out(w, 'error')).toBeVisible();
+});
+
+async function axe(page: Page, path: string, theme: 'light' | 'dark') {
+  await page.goto(path);
+  await page.evaluate((t) => document.documentElement.setAttribute('data-theme', t), theme);
+  const results = await new AxeBuilder({ page }).include('[data-widget]').analyze();
+  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
+
+for (const theme of ['light', 'dark'] as const) {
+  test(`widgets pass axe in the ${theme} theme`, async ({ page }) => {
+    await axe(page, ZERO, theme);
+    await axe(page, FSDP, theme);
+  });
+}

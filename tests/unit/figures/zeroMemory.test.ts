@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { bytesPerParam, memoryFormula, zeroPerGpuBreakdown, zeroPerGpuBytes, STRATEGIES } from '../../../src/lib/figures/zeroMemory';
+import { SOURCE_70B_TABLE } from '../../../src/lib/figures/sourceErrata';
+
+const GB = 1e9;
+const seventyB = (stage: 0 | 1 | 2 | 3, accounting: 'paper' | 'chapter') => zeroPerGpuBytes({ params: 70e9, gpus: 8, stage, accounting });
+
+describe('bytes per parameter', () => {
+  it('mixed-precision Adam is 2 + 2 + 12 = 16 bytes in the ZeRO paper (K = 12)', () => {
+    expect(bytesPerParam('bf16-mixed', 'adam', 'paper')).toEqual({ params: 2, grads: 2, optimizer: 12 });
+  });
+  it("the source chapter's accounting drops the fp32 master copy: 2 + 2 + 8", () => {
+    expect(bytesPerParam('bf16-mixed', 'adam', 'chapter')).toEqual({ params: 2, grads: 2, optimizer: 8 });
+  });
+  it('fp32 training: weights and gradients 4 bytes each; SGD 0, momentum 4, Adam 8 bytes of state', () => {
+    expect(bytesPerParam('fp32', 'sgd').optimizer).toBe(0);
+    expect(bytesPerParam('fp32', 'sgd-momentum').optimizer).toBe(4);
+    expect(bytesPerParam('fp32', 'adam')).toEqual({ params: 4, grads: 4, optimizer: 8 });
+  });
+});
+
+describe('70B parameters on 8 GPUs', () => {
+  it("chapter accounting (2+2+8): 840 / 350 / 227.5 / 105 GB", () => {
+    expect([0, 1, 2, 3].map((s) => seventyB(s as 0, 'chapter') / GB)).toEqual([840, 350, 227.5, 105]);
+  });
+  it('paper accounting (16 bytes): 1120 / 385 / 262.5 / 140 GB', () => {
+    expect([0, 1, 2, 3].map((s) => seventyB(s as 0, 'paper') / GB)).toEqual([1120, 385, 262.5, 140]);
+  });
+  it('the ZeRO-2 row is params + grads/N + optimizer/N, so the source figure of 210 GB is wrong', () => {
+    expect(seventyB(2, 'chapter')).toBe(140 * GB + (140 * GB) / 8 + (560 * GB) / 8);
+    expect(seventyB(2, 'chapter')).not.toBe(SOURCE_70B_TABLE.zero2);
+  });
+  it('the other rows of the source table agree with its own accounting', () => {
+    expect(seventyB(0, 'chapter')).toBe(SOURCE_70B_TABLE.ddp);
+    expect(seventyB(1, 'chapter')).toBe(SOURCE_70B_TABLE.zero1);
+    expect(seventyB(3, 'chapter')).toBe(SOURCE_70B_TABLE.zero3);
+  });
+  it('210 GB is what remains when the gradients are left out altogether', () => {
+    const b = zeroPerGpuBreakdown({ params: 70e9, gpus: 8, stage: 2, accounting: 'chapter' });
+    expect(b.params + b.optimizer).toBe(SOURCE_70B_TABLE.zero2);
+  });
+});
+
+describe('sharding invariants', () => {
+  it('each stage never uses more memory than the one before, and one GPU means no saving', () => {
+    for (const params of [1e6, 7.5e9, 70e9]) for (const gpus of [1, 2, 8, 64]) {
+      const totals = STRATEGIES.map((strategy) => zeroPerGpuBytes({ params, gpus, strategy }));
+      for (let i = 1; i < totals.length; i++) expect(totals[i]!).toBeLessThanOrEqual(totals[i - 1]!);
+      if (gpus === 1) expect(new Set(totals).size).toBe(1);
+    }
+  });
+  it('ZeRO-3 is exactly the replicated total divided by N', () => {
+    expect(zeroPerGpuBytes({ params: 1e9, gpus: 16, strategy: 'zero3' })).toBe(zeroPerGpuBytes({ params: 1e9, gpus: 1, strategy: 'ddp' }) / 16);
+  });
+  it('rejects nonsense', () => {
+    expect(() => zeroPerGpuBytes({ params: -1, gpus: 2 })).toThrow(RangeError);
+    expect(() => zeroPerGpuBytes({ params: 1, gpus: 0 })).toThrow(RangeError);
+    expect(() => zeroPerGpuBytes({ params: 1, gpus: 1.5 })).toThrow(RangeError);
+  });
+});
+
+describe('formula shown by the memory calculator', () => {
+  it('names each term and marks the sharded ones /N', () => {
+    expect(memoryFormula({ strategy: 'ddp' })).toBe('2Ψ + 2Ψ + 12Ψ');
+    expect(memoryFormula({ strategy: 'zero1' })).toBe('2Ψ + 2Ψ + 12Ψ/N');
+    expect(memoryFormula({ strategy: 'zero2' })).toBe('2Ψ + 2Ψ/N + 12Ψ/N');
+    expect(memoryFormula({ strategy: 'zero3', precision: 'fp32', optimizer: 'sgd' })).toBe('4Ψ/N + 4Ψ/N');
+  });
+});

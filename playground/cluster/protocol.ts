@@ -40,6 +40,13 @@ export type ClusterEvent =
   | { type: 'exit'; rank: number; ok: boolean; time: number }
   | { type: 'trace'; rank: number; events: TraceEvent[] };
 
+/** A started run: `done` settles once every rank has exited, or the run was stopped or timed out. */
+export interface RunningCluster {
+  done: Promise<RunResult>;
+  /** Terminates every rank worker at once. */
+  stop(): void;
+}
+
 export interface RunResult {
   ok: boolean;
   reason: 'finished' | 'stopped' | 'timeout' | 'error' | 'compile-error';

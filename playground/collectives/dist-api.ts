@@ -29,8 +29,9 @@ export interface Dist {
   readonly rank: number;
   readonly worldSize: number;
   readonly backend: 'webgpu' | 'wasm' | 'cpu';
+  /** 'avg' on int32 truncates toward zero; 'auto' picks two-shot (see auto-algorithm.ts). */
   allReduce<O extends GroupOption & AsyncOption & { op?: ReduceOp; algorithm?: AllReduceAlgorithm }>(t: tf.Tensor, opts?: O): Ret<tf.Tensor, O>;
-  /** Splits `t` (flattened) into worldSize chunks, returns this rank's reduced chunk. */
+  /** Splits `t` (flattened) into worldSize chunks, returns this rank's reduced chunk (1-D; uneven sizes split like torch.tensor_split). */
   reduceScatter<O extends GroupOption & AsyncOption & { op?: ReduceOp }>(t: tf.Tensor, opts?: O): Ret<tf.Tensor, O>;
   /** Concatenates every rank's `t` along a new leading axis: shape [worldSize, ...t.shape]. */
   allGather<O extends GroupOption & AsyncOption>(t: tf.Tensor, opts?: O): Ret<tf.Tensor, O>;

@@ -1,7 +1,7 @@
 // DDP and ZeRO-1/2/3 by hand on one flat parameter vector, with Adam. Each rank keeps a ledger
-// of the bytes it holds between steps and counts the elements its collectives move.
+// of the bytes it holds between steps and reads the runtime's counters of the bytes it sent.
 import * as tf from '@tensorflow/tfjs';
-import { dist } from 'ranks';
+import { dist, commBytes, commBytesSince, totalBytes } from 'ranks';
 
 const psi = 1 << 16, rows = 4, n = dist.worldSize, shard = psi / n, lr = 1e-3;
 const X = tf.randomNormal([rows, psi], 0, 1, 'float32', 10 + dist.rank);
@@ -18,12 +18,10 @@ function adam(w: tf.Tensor, g: tf.Tensor, m: tf.Tensor, v: tf.Tensor, t: number)
   return { w: w.sub(step), m: m2, v: v2 };
 }
 
-let moved = 0; // elements this rank sends in ring collectives: RS and AG (n−1)/n, all-reduce twice that
-const ring = (elements: number, factor: number) => { moved += (factor * (n - 1) * elements) / n; };
-const gather = async (part: tf.Tensor) => { ring(psi, 1); return (await dist.allGather(part)).reshape([psi]); };
+const gather = async (part: tf.Tensor) => (await dist.allGather(part)).reshape([psi]);
 
 async function train(stage: 0 | 1 | 2 | 3, steps: number) {
-  moved = 0;
+  const before = commBytes();                 // bytes sent so far, counted by the collectives themselves
   const full = stage < 3;                     // ZeRO-3 keeps only a shard of the parameters
   let w = full ? w0.clone() : mine(w0);
   let m = tf.zeros([stage >= 1 ? shard : psi]), v = tf.zeros([stage >= 1 ? shard : psi]);
@@ -31,30 +29,31 @@ async function train(stage: 0 | 1 | 2 | 3, steps: number) {
   for (let t = 1; t <= steps; t++) {
     g.dispose();
     if (stage === 0) {
-      ring(psi, 2); g = await dist.allReduce(grad(w), { op: 'avg' });
+      g = await dist.allReduce(grad(w), { op: 'avg', algorithm: 'ring' });
       ({ w, m, v } = adam(w, g, m, v, t));
     } else if (stage < 3) {
       const local = grad(w);
-      ring(psi, 1); const gShard = await dist.reduceScatter(local, { op: 'avg' });
+      const gShard = await dist.reduceScatter(local, { op: 'avg' });
       const upd = adam(mine(w), gShard, m, v, t); m = upd.m; v = upd.v;
       w = await gather(upd.w);               // share the updated parameters; optimizer state stays put
       g = stage === 1 ? local : gShard; // ZeRO-1 keeps its full gradient buffer
     } else {
       const forLoss = await gather(w); loss(forLoss).dispose(); forLoss.dispose(); // forward, then free
       const forGrad = await gather(w); const local = grad(forGrad); forGrad.dispose(); // backward
-      ring(psi, 1); g = await dist.reduceScatter(local, { op: 'avg' });
+      g = await dist.reduceScatter(local, { op: 'avg' });
       ({ w, m, v } = adam(w, g, m, v, t));
     }
   }
+  const moved = totalBytes(commBytesSince(before)) / 4 / steps; // elements sent per step
   const bytes = (t: tf.Tensor) => t.size * 4;
   const ledger = { params: bytes(w), grads: bytes(g), optimizer: bytes(m) + bytes(v) };
   const total = ledger.params + ledger.grads + ledger.optimizer;
   const label = stage === 0 ? 'DDP   ' : `ZeRO-${stage}`;
   console.log(`${label} holds ${total} B = ${(total / psi).toFixed(2)} B/param ` +
     `(params ${ledger.params}, grads ${ledger.grads}, optimizer ${ledger.optimizer}); ` +
-    `sends ${(moved / psi / 3).toFixed(2)}Ψ per step`);
+    `sends ${(moved / psi).toFixed(2)}Ψ per step`);
   const fullW = full ? w : await dist.allGather(w);
-  return { perStep: moved / 3, weights: fullW.reshape([psi]) };
+  return { perStep: moved, weights: fullW.reshape([psi]) };
 }
 
 const ddp = await train(0, 3);

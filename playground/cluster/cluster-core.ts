@@ -1,0 +1,92 @@
+import * as Comlink from 'comlink';
+import { abortSharedWorld, createSharedWorld } from '../collectives/shared-world.ts';
+import { compileProgram, CompileError } from '../rank/compile.ts';
+import type { RankApi } from '../rank/rank-protocol.ts';
+import type { ClusterEvent, RunningCluster, RunOptions, RunResult } from './protocol.ts';
+
+export const MAX_WORLD_SIZE = 16;
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
+/** One started rank worker, whichever platform made it. */
+export interface RankWorker {
+  api: Comlink.Remote<RankApi>;
+  terminate(): void;
+}
+
+/** What differs between the browser and Node: how a worker is made and how a crash is reported. */
+export interface WorkerPlatform {
+  spawn(rank: number, onCrash: (message: string) => void): RankWorker;
+}
+
+const epochNow = () => performance.timeOrigin + performance.now();
+
+/** Validates options, compiles once, starts every rank, and settles when all exit, one fails hard, time runs out, or stop(). */
+export function startClusterOn(platform: WorkerPlatform, options: RunOptions, onEvent: (e: ClusterEvent) => void): RunningCluster {
+  const runStart = epochNow();
+  const elapsed = () => epochNow() - runStart;
+  const { worldSize, backend = 'auto', timeoutMs = DEFAULT_TIMEOUT_MS } = options;
+  if (!Number.isInteger(worldSize) || worldSize < 1 || worldSize > MAX_WORLD_SIZE) {
+    throw new Error(`worldSize must be an integer from 1 to ${MAX_WORLD_SIZE}, got ${worldSize}`);
+  }
+  if (!['auto', 'webgpu', 'wasm', 'cpu'].includes(backend)) throw new Error(`backend must be 'auto', 'webgpu', 'wasm' or 'cpu', got '${backend}'`);
+
+  let js: string;
+  try {
+    js = compileProgram(options.code, options.checks);
+  } catch (e) {
+    const err = e instanceof CompileError ? e : new CompileError(String(e));
+    const error = { message: err.message, line: err.line, column: err.column };
+    return { done: Promise.resolve({ ok: false, reason: 'compile-error', error, durationMs: elapsed() }), stop() {} };
+  }
+
+  const world = createSharedWorld(worldSize);
+  const workers: RankWorker[] = [];
+  const exited = new Map<number, boolean>();
+  let settle!: (r: RunResult) => void;
+  let finished = false;
+  const done = new Promise<RunResult>((resolve) => { settle = resolve; });
+
+  const finish = (reason: RunResult['reason'], error?: RunResult['error']) => {
+    if (finished) return;
+    finished = true;
+    clearTimeout(timer);
+    for (const w of workers) w.terminate();
+    const ok = reason === 'finished' && [...exited.values()].every(Boolean);
+    settle({ ok, reason: reason === 'finished' && !ok ? 'error' : reason, ...(error ? { error } : {}), durationMs: elapsed() });
+  };
+  const rankExited = (rank: number, ok: boolean) => {
+    if (exited.has(rank)) return;
+    exited.set(rank, ok);
+    // A failed rank poisons the world so peers blocked in collectives fail now, not at their watchdog.
+    if (!ok) abortSharedWorld(world, `rank ${rank} failed`);
+    if (exited.size === worldSize) finish('finished');
+  };
+  const forward = (e: ClusterEvent) => {
+    if (finished) return;
+    onEvent(e);
+    if (e.type === 'exit') rankExited(e.rank, e.ok);
+  };
+
+  const timer = setTimeout(() => {
+    const message = `Stopped after ${Math.round(timeoutMs / 1000)} s: the run hit its time limit (an endless loop, or a rank waiting for a collective its peers never call).`;
+    for (let r = 0; r < worldSize; r++) if (!exited.has(r)) forward({ type: 'error', rank: r, message, time: elapsed() });
+    finish('timeout', { message });
+  }, timeoutMs);
+
+  for (let rank = 0; rank < worldSize; rank++) {
+    const crash = (message: string) => {
+      forward({ type: 'error', rank, message: `rank ${rank} crashed: ${message}`, time: elapsed() });
+      forward({ type: 'exit', rank, ok: false, time: elapsed() });
+    };
+    const worker = platform.spawn(rank, crash);
+    workers.push(worker);
+    const channel = new MessageChannel();
+    channel.port1.addEventListener('message', (m: MessageEvent) => forward(m.data as ClusterEvent));
+    channel.port1.start();
+    worker.api.run(Comlink.transfer({ world, rank, js, backend, runStart, events: channel.port2 }, [channel.port2])).catch((e: unknown) => {
+      if (!finished) crash(e instanceof Error ? e.message : String(e));
+    });
+  }
+
+  return { done, stop: () => finish('stopped') };
+}

@@ -1,0 +1,29 @@
+import { Worker } from 'node:worker_threads';
+import * as Comlink from 'comlink';
+import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
+import type { RankApi } from '../rank/rank-protocol.ts';
+import { startClusterOn, type WorkerPlatform } from './cluster-core.ts';
+import type { ClusterEvent, RunningCluster, RunOptions, RunResult } from './protocol.ts';
+
+const rankEntry = new URL('../rank/node-worker.ts', import.meta.url);
+
+/** Ranks as Node worker_threads: the same runtime code the browser runs in Web Workers. */
+const nodeWorkers: WorkerPlatform = {
+  spawn(rank, onCrash) {
+    const worker = new Worker(rankEntry, { name: `rank ${rank}` });
+    worker.on('error', (e) => onCrash(e.message));
+    worker.on('exit', (code) => { if (code !== 0) onCrash(`worker exited with code ${code}`); });
+    return { api: Comlink.wrap<RankApi>(nodeEndpoint(worker)), terminate: () => void worker.terminate() };
+  },
+};
+
+export function startCluster(options: RunOptions, onEvent: (e: ClusterEvent) => void): RunningCluster {
+  return startClusterOn(nodeWorkers, options, onEvent);
+}
+
+/** Runs a program to the end and returns its result with every event, in arrival order. */
+export async function runProgram(options: RunOptions, onEvent?: (e: ClusterEvent) => void): Promise<{ result: RunResult; events: ClusterEvent[] }> {
+  const events: ClusterEvent[] = [];
+  const running = startCluster(options, (e) => { events.push(e); onEvent?.(e); });
+  return { result: await running.done, events };
+}

@@ -1,0 +1,101 @@
+import type { CollectiveEngine } from './collective-engine.ts';
+import type { Dtype } from './call-descriptor.ts';
+import { M_CHUNK, M_DTYPE, M_MESSAGE, M_SENT, M_TAKEN, M_TOTAL, mailboxCtrlIndex, mailboxOffset } from './layout.ts';
+import { allocate, sharedView, type Payload } from './typed-views.ts';
+import type { WaitMode } from './world-sync.ts';
+
+const DTYPE_CODE: Record<Dtype, number> = { float32: 0, int32: 1 };
+const DTYPE_NAME = ['float32', 'int32'] as const;
+
+/**
+ * Point-to-point mailboxes: one slot per ordered pair (src → dst). A send returns once its last chunk is in
+ * the slot, so `send` then `recv` around a ring does not deadlock; longer messages stream chunk by chunk.
+ */
+export class PointToPoint {
+  private readonly sendChains = new Map<number, Promise<unknown>>();
+  private readonly recvChains = new Map<number, Promise<unknown>>();
+  private readonly sentChunks = new Map<number, number>();
+  private readonly takenChunks = new Map<number, number>();
+  private messages = 0;
+  /** Sends and receives not yet finished: while any is, collectives must not block the thread. */
+  pending = 0;
+
+  private readonly e: CollectiveEngine;
+
+  constructor(engine: CollectiveEngine) {
+    this.e = engine;
+  }
+
+  private chain<T>(chains: Map<number, Promise<unknown>>, peer: number, job: () => Promise<T>): Promise<T> {
+    this.pending++;
+    const run = () => job().finally(() => { this.pending--; });
+    const p = (chains.get(peer) ?? Promise.resolve()).then(run, run);
+    chains.set(peer, p.catch(() => undefined));
+    return p;
+  }
+
+  private wait(index: number, target: number, mode: WaitMode, describe: () => string): void | Promise<void> {
+    const e = this.e;
+    const check = (stalledMs: number) => {
+      e.throwIfPoisoned();
+      if (stalledMs >= e.world.watchdogMs) e.fail(`Point-to-point timed out after ${(e.world.watchdogMs / 1000).toFixed(1)} s: ${describe()}`);
+    };
+    return mode === 'block' ? e.sync.waitBlocking(index, target, check) : e.sync.waitAsync(index, target, check);
+  }
+
+  send(input: Payload | { dtype: Dtype; data: Promise<Payload> }, dst: number, mode: WaitMode): Promise<void> {
+    const e = this.e;
+    return this.chain(this.sendChains, dst, async () => {
+      const data = ArrayBuffer.isView(input) ? input : await input.data;
+      const dtype: Dtype = data instanceof Int32Array ? 'int32' : 'float32';
+      const ctrl = mailboxCtrlIndex(e.world.layout, e.worldSize, e.rank, dst);
+      const slot = mailboxOffset(e.world.layout, e.worldSize, e.rank, dst);
+      const per = e.world.layout.mailboxBytes >> 2;
+      const chunks = Math.max(1, Math.ceil(data.length / per));
+      const message = ++this.messages;
+      const t0 = e.env.now();
+      for (let k = 0; k < chunks; k++) {
+        const sent = this.sentChunks.get(dst) ?? 0;
+        await this.wait(ctrl + M_TAKEN, sent, mode, () => `rank ${e.rank} is sending ${data.length} ${dtype} to rank ${dst}, which has not received its previous message. ${e.describeRank(dst)}.`);
+        const part = data.subarray(k * per, Math.min(data.length, (k + 1) * per));
+        sharedView(e.bytes.buffer, dtype, slot, part.length).set(part);
+        Atomics.store(e.words, ctrl + M_DTYPE, DTYPE_CODE[dtype]);
+        Atomics.store(e.words, ctrl + M_TOTAL, data.length);
+        Atomics.store(e.words, ctrl + M_CHUNK, part.length);
+        Atomics.store(e.words, ctrl + M_MESSAGE, message);
+        this.sentChunks.set(dst, sent + 1);
+        e.sync.bump(ctrl + M_SENT);
+      }
+      e.count('send', data.length * 4, 0, true);
+      e.trace({ kind: 'send', peer: dst, bytes: data.length * 4, start: t0, end: e.env.now() });
+    });
+  }
+
+  recv(length: number, dtype: Dtype, src: number, mode: WaitMode): Promise<Payload> {
+    const e = this.e;
+    return this.chain(this.recvChains, src, async () => {
+      const ctrl = mailboxCtrlIndex(e.world.layout, e.worldSize, src, e.rank);
+      const slot = mailboxOffset(e.world.layout, e.worldSize, src, e.rank);
+      const out = allocate(dtype, length);
+      const t0 = e.env.now();
+      let got = 0;
+      do {
+        const taken = this.takenChunks.get(src) ?? 0;
+        await this.wait(ctrl + M_SENT, taken + 1, mode, () => `rank ${e.rank} is in recv(${length} ${dtype}) from rank ${src}, which has not sent. ${e.describeRank(src)}.`);
+        const theirDtype = DTYPE_NAME[Atomics.load(e.words, ctrl + M_DTYPE)] ?? 'float32';
+        const total = Atomics.load(e.words, ctrl + M_TOTAL);
+        if (theirDtype !== dtype || total !== length) {
+          e.fail(`Mismatched send/recv: rank ${src} sent ${total} ${theirDtype} to rank ${e.rank}, which called recv expecting ${length} ${dtype}.`);
+        }
+        const len = Atomics.load(e.words, ctrl + M_CHUNK);
+        out.set(sharedView(e.bytes.buffer, dtype, slot, len), got);
+        got += len;
+        this.takenChunks.set(src, taken + 1);
+        e.sync.bump(ctrl + M_TAKEN);
+      } while (got < length);
+      e.count('recv', 0, length * 4, true);
+      e.trace({ kind: 'recv', peer: src, bytes: length * 4, start: t0, end: e.env.now() });
+      return out;
+    });
+  }
+}

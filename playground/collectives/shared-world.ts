@@ -1,0 +1,56 @@
+import { computeLayout, H_MAGIC, H_WORLD, MAGIC, mailboxCtrlIndex, MAX_GROUPS, MAX_RANKS, M_SENT, M_TAKEN, P_COUNT, progressIndex, type WorldLayout } from './layout.ts';
+import { WorldSync } from './world-sync.ts';
+
+/** Everything a rank needs to join the world; structured-cloneable, posted to every rank worker. */
+export interface SharedWorld {
+  memory: WebAssembly.Memory;
+  worldSize: number;
+  layout: WorldLayout;
+  /** A wait with no progress for this long ends with an error naming the missing ranks. */
+  watchdogMs: number;
+  /** Cores on the creating machine: waiters spin briefly only when every rank can have its own core. */
+  hardwareConcurrency: number;
+}
+
+export interface SharedWorldOptions {
+  /** Total bytes of the per-rank data regions (payloads larger than a region are chunked). Default 64 MB, capped at 16 MB a rank. */
+  arenaBytes?: number;
+  /** Bytes of each point-to-point mailbox slot (longer messages stream through it). Default 64 KB. */
+  mailboxBytes?: number;
+  watchdogMs?: number;
+}
+
+const defaultConcurrency = () => (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency ?? 1;
+
+/** Allocates the shared memory for `worldSize` ranks and writes its header; call on the main thread. */
+export function createSharedWorld(worldSize: number, options: SharedWorldOptions = {}): SharedWorld {
+  if (!Number.isInteger(worldSize) || worldSize < 1 || worldSize > MAX_RANKS) {
+    throw new Error(`createSharedWorld: worldSize must be an integer from 1 to ${MAX_RANKS}, got ${worldSize}`);
+  }
+  const arenaBytes = options.arenaBytes ?? Math.min(64 << 20, worldSize * (16 << 20));
+  const layout = computeLayout(worldSize, arenaBytes, options.mailboxBytes ?? 64 << 10);
+  const pages = layout.totalBytes / 65536;
+  const memory = new WebAssembly.Memory({ initial: pages, maximum: pages, shared: true });
+  const words = new Int32Array(memory.buffer);
+  words[H_MAGIC] = MAGIC;
+  words[H_WORLD] = worldSize;
+  // Group slot 0 is the whole world.
+  words[layout.groupsOffset >> 2] = (2 ** worldSize - 1) | 0;
+  return { memory, worldSize, layout, watchdogMs: options.watchdogMs ?? 5000, hardwareConcurrency: defaultConcurrency() };
+}
+
+/**
+ * Poisons the world from outside any rank (the cluster, when a rank threw or the run is stopped): every rank
+ * waiting in a collective wakes and throws `reason`, and every later call throws it at once.
+ */
+export function abortSharedWorld(world: SharedWorld, reason: string): void {
+  const indexes: number[] = [];
+  for (let g = 0; g < MAX_GROUPS; g++) for (let r = 0; r < world.worldSize; r++) indexes.push(progressIndex(world.layout, world.worldSize, g, r) + P_COUNT);
+  for (let s = 0; s < world.worldSize; s++) {
+    for (let d = 0; d < world.worldSize; d++) {
+      const m = mailboxCtrlIndex(world.layout, world.worldSize, s, d);
+      indexes.push(m + M_SENT, m + M_TAKEN);
+    }
+  }
+  new WorldSync(world.memory, false, () => 0).poison(reason, indexes);
+}

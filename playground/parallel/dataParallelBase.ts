@@ -1,0 +1,176 @@
+import * as tf from '@tensorflow/tfjs';
+import type { Dist, Work } from '../collectives/dist-api.ts';
+import { forwardBackward, type LayerHooks, type TimelineSpan } from './layerwiseBackward.ts';
+import { mseLoss, type RowLoss } from './losses.ts';
+import { MemoryLedger } from './memoryLedger.ts';
+import type { ElementwiseOptimizer } from './optimizers.ts';
+import { rankTracer, type RankTracer } from './rankTracer.ts';
+import type { Sequential } from './sequential.ts';
+
+/** Options every data-parallel wrapper accepts. */
+export interface DataParallelOptions {
+  /** The optimizer the wrapper applies in `step()` (sharded under ZeRO). */
+  optimizer: ElementwiseOptimizer;
+  /** Defaults to the rank's own `dist`. */
+  dist?: Dist;
+  /**
+   * 'rows' (default): the synchronized gradient is Σ over every rank's rows / total rows, exact for
+   * unequal shards and accumulation. 'ranks': each rank's mean gradient, averaged over ranks (plain
+   * `all_reduce(SUM) / world_size`), which is only right when shards are equal.
+   */
+  average?: 'rows' | 'ranks';
+  /** Where held bytes are measured; a fresh ledger by default. */
+  ledger?: MemoryLedger;
+}
+
+/** The training surface shared by DDP, ZeRO-1/2/3 and FSDP. */
+export interface DataParallelTrainer {
+  readonly model: Sequential;
+  readonly dist: Dist;
+  readonly ledger: MemoryLedger;
+  /** Spans of forward, backward, optimizer and collective work since the last `clearTimeline()`. */
+  readonly timeline: TimelineSpan[];
+  /** Forward + backward on this rank's batch, synchronizing gradients unless inside `noSync`. Returns the local mean loss. */
+  backward(x: tf.Tensor, target: tf.Tensor, loss?: RowLoss): Promise<number>;
+  /** Apply the optimizer to the synchronized gradients, then drop them. */
+  step(): Promise<void>;
+  /** `backward` then `step`. */
+  trainStep(x: tf.Tensor, target: tf.Tensor, loss?: RowLoss): Promise<number>;
+  /** Run `fn` with gradient synchronization off: backward passes only accumulate locally, like `ddp.no_sync()`. */
+  noSync<T>(fn: () => Promise<T>): Promise<T>;
+  /** Full parameters by PyTorch-style name (a collective under ZeRO-3: every rank must call it). */
+  snapshot(): Promise<Record<string, Float32Array>>;
+  clearTimeline(): void;
+}
+
+/** A collective in flight with its timeline span. */
+export interface PendingCollective {
+  done: Promise<tf.Tensor>;
+}
+
+
+/** Gradient accumulation, no-sync bookkeeping and the row count shared by every wrapper. */
+export abstract class DataParallelBase implements DataParallelTrainer {
+  readonly model: Sequential;
+  readonly dist: Dist;
+  readonly ledger: MemoryLedger;
+  readonly optimizer: ElementwiseOptimizer;
+  readonly average: 'rows' | 'ranks';
+  readonly timeline: TimelineSpan[] = [];
+  protected readonly tracer: RankTracer;
+  /** Locally accumulated full gradients (null once handed to a collective). */
+  protected localGrads: (tf.Tensor | null)[];
+  protected syncing = true;
+  protected pendingRows = 0;
+  protected steps = 0;
+
+  constructor(model: Sequential, dist: Dist, opts: DataParallelOptions) {
+    this.model = model;
+    this.dist = dist;
+    this.optimizer = opts.optimizer;
+    this.average = opts.average ?? 'rows';
+    this.ledger = opts.ledger ?? new MemoryLedger();
+    this.localGrads = model.params.map(() => null);
+    this.tracer = rankTracer(dist);
+  }
+
+  /** Adds a span to the timeline; compute spans also go to the page's trace, next to the runtime's collectives. */
+  protected record(span: TimelineSpan): void {
+    this.timeline.push(span);
+    if (span.kind === 'forward' || span.kind === 'backward' || span.kind === 'optimizer') this.tracer.compute(`${span.kind} ${span.label}`, span.start, span.end);
+  }
+
+  /** Runs `fn` and records it as one span of `kind`. */
+  protected timed<T>(kind: TimelineSpan['kind'], label: string, fn: () => T): T {
+    const start = this.tracer.now();
+    const out = fn();
+    this.record({ kind, label, start, end: this.tracer.now() });
+    return out;
+  }
+
+  /** Launch-side bookkeeping of an async collective: a timeline span from the call until its result arrives. */
+  protected track(kind: TimelineSpan['kind'], label: string, bytes: number, work: Work<tf.Tensor>): PendingCollective {
+    const span: TimelineSpan = { kind, label, start: this.tracer.now(), end: Number.NaN, bytes };
+    this.timeline.push(span);
+    return {
+      done: work.wait().then((t) => {
+        span.end = this.tracer.now();
+        return t;
+      }),
+    };
+  }
+
+  async noSync<T>(fn: () => Promise<T>): Promise<T> {
+    const before = this.syncing;
+    this.syncing = false;
+    try {
+      return await fn();
+    } finally {
+      this.syncing = before;
+    }
+  }
+
+  async trainStep(x: tf.Tensor, target: tf.Tensor, loss: RowLoss = mseLoss): Promise<number> {
+    const value = await this.backward(x, target, loss);
+    await this.step();
+    return value;
+  }
+
+  clearTimeline(): void {
+    this.timeline.length = 0;
+  }
+
+  abstract backward(x: tf.Tensor, target: tf.Tensor, loss?: RowLoss): Promise<number>;
+  abstract step(): Promise<void>;
+  abstract snapshot(): Promise<Record<string, Float32Array>>;
+
+  /** Adds fresh gradients into the local accumulators; returns the parameter indices now complete. */
+  protected accumulate(layer: number, grads: tf.Tensor[]): number[] {
+    const indices = this.model.layerParams[layer]!;
+    indices.forEach((k, j) => {
+      const g = grads[j]!;
+      const prev = this.localGrads[k];
+      if (prev) {
+        const sum = tf.add(prev, g);
+        this.ledger.free(prev, g);
+        this.ledger.hold('grads', sum);
+        this.localGrads[k] = sum;
+      } else {
+        this.ledger.hold('grads', g);
+        this.localGrads[k] = g;
+      }
+    });
+    return indices;
+  }
+
+  /** Runs the layer-wise pass; when syncing under 'rows', also starts the all-reduce of the row count. */
+  protected async runPass(x: tf.Tensor, target: tf.Tensor, loss: RowLoss, hooks: LayerHooks): Promise<{ meanLoss: number; divisor: Promise<number> | null }> {
+    const rows = x.shape[0]!;
+    this.pendingRows += rows;
+    let divisor: Promise<number> | null = null;
+    if (this.syncing) {
+      if (this.average === 'rows') {
+        const count = tf.tensor1d([this.pendingRows]);
+        const work = this.dist.allReduce(count, { op: 'sum', async: true });
+        divisor = work.wait().then(async (t) => {
+          count.dispose();
+          const total = (await t.data())[0]!;
+          t.dispose();
+          return total;
+        });
+      } else {
+        divisor = Promise.resolve(this.dist.worldSize);
+      }
+      this.pendingRows = 0;
+    }
+    const { lossSum } = await forwardBackward(this.model, x, target, loss, {
+      reduction: this.average === 'rows' ? 'sum' : 'mean',
+      hooks,
+      dist: this.dist,
+      ledger: this.ledger,
+      record: (span) => this.record(span),
+      now: this.tracer.now,
+    });
+    return { meanLoss: lossSum / rows, divisor };
+  }
+}

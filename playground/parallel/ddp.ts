@@ -1,0 +1,175 @@
+import * as tf from '@tensorflow/tfjs';
+import type { AllReduceAlgorithm } from '../collectives/dist-api.ts';
+import { DataParallelBase, type DataParallelOptions, type PendingCollective } from './dataParallelBase.ts';
+import { DEFAULT_BUCKET_CAP_MB, DEFAULT_FIRST_BUCKET_MB, planBuckets, type GradientBucket } from './gradientBuckets.ts';
+import type { LayerHooks } from './layerwiseBackward.ts';
+import { mseLoss, type RowLoss } from './losses.ts';
+import { initialState } from './optimizers.ts';
+import { resolveDist } from './resolveDist.ts';
+import { toSequential, type TrainableModel } from './sequential.ts';
+
+export interface DDPOptions extends DataParallelOptions {
+  /** Cap of every bucket after the first, in MiB (PyTorch default 25). */
+  bucketCapMB?: number;
+  /** Cap of the first bucket, in MiB (PyTorch uses 1). */
+  firstBucketCapMB?: number;
+  /** Broadcast rank 0's buffers (BatchNorm running stats) before every forward, as PyTorch does by default. */
+  broadcastBuffers?: boolean;
+  /**
+   * true: gradients live in the bucket buffers (one copy of gradient memory).
+   * false (PyTorch default): per-parameter gradients and persistent bucket buffers, two copies.
+   */
+  gradientAsBucketView?: boolean;
+  /** false: all-reduce every bucket only after the whole backward (no overlap), the baseline the bench compares against. */
+  overlap?: boolean;
+  /** Passed to every bucket's all-reduce (default 'auto': the runtime picks by size). */
+  allReduceAlgorithm?: AllReduceAlgorithm;
+}
+
+/**
+ * DistributedDataParallel: one full replica per rank, gradients all-reduced in buckets that launch
+ * as soon as their gradients exist, so communication overlaps the rest of the backward pass.
+ */
+export class DistributedDataParallel extends DataParallelBase {
+  readonly buckets: readonly GradientBucket[];
+  readonly broadcastBuffers: boolean;
+  readonly gradientAsBucketView: boolean;
+  readonly overlap: boolean;
+  readonly allReduceAlgorithm: AllReduceAlgorithm;
+  /** Synchronized gradients, one per parameter, ready for `step()`. */
+  readonly grads: (tf.Tensor | null)[];
+  private readonly state: tf.Tensor[][];
+  private bucketBuffers: (tf.Tensor | null)[];
+
+  constructor(model: TrainableModel, opts: DDPOptions) {
+    super(toSequential(model), resolveDist(opts.dist), opts);
+    model = this.model;
+    this.broadcastBuffers = opts.broadcastBuffers ?? true;
+    this.gradientAsBucketView = opts.gradientAsBucketView ?? false;
+    this.overlap = opts.overlap ?? true;
+    this.allReduceAlgorithm = opts.allReduceAlgorithm ?? 'auto';
+    this.buckets = planBuckets(model.params.map((p) => p.size * 4), {
+      bucketCapMB: opts.bucketCapMB ?? DEFAULT_BUCKET_CAP_MB,
+      firstBucketCapMB: opts.firstBucketCapMB ?? DEFAULT_FIRST_BUCKET_MB,
+    });
+    this.grads = model.params.map(() => null);
+    this.bucketBuffers = this.buckets.map(() => null);
+    this.state = model.params.map((p) => initialState(this.optimizer, p.shape));
+    this.ledger.hold('params', ...model.params);
+    this.ledger.hold('optimizerState', ...this.state.flat());
+  }
+
+  /** Make every rank start from rank 0's parameters and buffers. */
+  async broadcastFromRankZero(): Promise<void> {
+    for (const v of [...this.model.params, ...this.model.buffers]) {
+      const t = await this.dist.broadcast(v, { src: 0 });
+      v.assign(t);
+      t.dispose();
+    }
+  }
+
+  async backward(x: tf.Tensor, target: tf.Tensor, loss: RowLoss = mseLoss): Promise<number> {
+    // Like PyTorch, buffers are broadcast before every forward, inside noSync too (it only skips the gradient sync).
+    if (this.broadcastBuffers && this.model.buffers.length) {
+      for (const v of this.model.buffers) {
+        const t = await this.dist.broadcast(v, { src: 0 });
+        v.assign(t);
+        t.dispose();
+      }
+    }
+    const syncing = this.syncing;
+    const launched: (PendingCollective | null)[] = this.buckets.map(() => null);
+    const ready = new Set<number>();
+    const launchReady = () => {
+      this.buckets.forEach((bucket, b) => {
+        if (!launched[b] && bucket.params.every((k) => ready.has(k))) launched[b] = this.launchBucket(b);
+      });
+    };
+    const hooks: LayerHooks = {
+      paramsFor: async (layer) => this.model.layerParams[layer]!.map((k) => this.model.params[k]!),
+      releaseParams: () => {},
+      onGrads: (layer, grads) => {
+        for (const k of this.accumulate(layer, grads)) ready.add(k);
+        if (syncing && this.overlap) launchReady();
+      },
+    };
+    const { meanLoss, divisor } = await this.runPass(x, target, loss, hooks);
+    if (!syncing) return meanLoss;
+    launchReady();
+    const total = await divisor!;
+    for (let b = 0; b < this.buckets.length; b++) await this.finishBucket(b, await launched[b]!.done, 1 / total);
+    return meanLoss;
+  }
+
+  /** Flatten one bucket's accumulated gradients and start its all-reduce (sum). */
+  private launchBucket(b: number): PendingCollective {
+    const bucket = this.buckets[b]!;
+    const flat = tf.tidy(() => tf.concat(bucket.params.map((k) => tf.reshape(this.localGrads[k]!, [-1]))));
+    this.ledger.hold('buckets', flat);
+    // As a bucket view the gradient memory now is the bucket; otherwise both copies stay alive.
+    if (this.gradientAsBucketView) for (const k of bucket.params) this.dropLocal(k);
+    const pending = this.track('allReduce', `bucket ${b}`, flat.size * 4, this.dist.allReduce(flat, { op: 'sum', algorithm: this.allReduceAlgorithm, async: true }));
+    return { done: pending.done.then((t) => (this.ledger.free(flat), t)) };
+  }
+
+  /** Scale the reduced bucket and split it back into per-parameter gradients. */
+  private async finishBucket(b: number, reduced: tf.Tensor, scale: number): Promise<void> {
+    const bucket = this.buckets[b]!;
+    const scaled = tf.mul(reduced, scale);
+    reduced.dispose();
+    const sizes = bucket.params.map((k) => this.model.params[k]!.size);
+    const parts = tf.split(scaled, sizes);
+    bucket.params.forEach((k, j) => {
+      this.dropLocal(k);
+      if (this.grads[k]) this.ledger.free(this.grads[k]!);
+      const g = tf.reshape(parts[j]!, this.model.params[k]!.shape);
+      this.ledger.hold('grads', g);
+      this.grads[k] = g;
+    });
+    tf.dispose(parts);
+    if (this.gradientAsBucketView) scaled.dispose();
+    else {
+      // PyTorch keeps the bucket buffers between steps when gradients are not views of them.
+      if (this.bucketBuffers[b]) this.ledger.free(this.bucketBuffers[b]!);
+      this.ledger.hold('buckets', scaled);
+      this.bucketBuffers[b] = scaled;
+    }
+  }
+
+  private dropLocal(k: number): void {
+    const g = this.localGrads[k];
+    if (g) this.ledger.free(g);
+    this.localGrads[k] = null;
+  }
+
+  async step(): Promise<void> {
+    this.steps++;
+    this.timed('optimizer', 'step', () => this.model.params.forEach((p, k) => {
+      const g = this.grads[k];
+      if (!g) throw new Error(`DDP.step: no synchronized gradient for ${this.model.paramNames[k]} (call backward outside noSync first)`);
+      const out = this.optimizer.update(p, g, this.state[k]!, this.steps);
+      p.assign(out.param);
+      out.param.dispose();
+      this.ledger.free(...this.state[k]!);
+      this.ledger.hold('optimizerState', ...out.state);
+      this.state[k] = out.state;
+      this.ledger.free(g);
+      this.grads[k] = null;
+    }));
+  }
+
+  async snapshot(): Promise<Record<string, Float32Array>> {
+    return this.model.snapshot();
+  }
+}
+
+/**
+ * Wraps `model` for data-parallel training with bucketed, overlapped gradient all-reduce, after making
+ * every rank start from rank 0's parameters.
+ * @example const ddp = await DDP(mlp([4, 8, 3], { seed: 1 }), { optimizer: new Adam({ lr: 0.01 }) });
+ */
+export async function DDP(model: TrainableModel, opts: DDPOptions): Promise<DistributedDataParallel> {
+  const ddp = new DistributedDataParallel(model, opts);
+  await ddp.broadcastFromRankZero();
+  return ddp;
+}

@@ -1,0 +1,78 @@
+import { transform } from 'sucrase';
+
+/** Name the reader's program carries in stack traces, so runtime errors can be mapped to its lines. */
+export const PROGRAM_URL = 'reader-program.ts';
+
+export class CompileError extends Error {
+  readonly line?: number;
+  readonly column?: number;
+  constructor(message: string, line?: number, column?: number) {
+    super(message);
+    this.name = 'CompileError';
+    this.line = line;
+    this.column = column;
+  }
+}
+
+/** Modules a program may import; anything else is a compile error, reported before any rank starts. */
+export const ALLOWED_IMPORTS = ['@tensorflow/tfjs', 'ranks'] as const;
+
+const IMPORT_RE = /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|(?:^|[\s;])import\s*['"]([^'"]+)['"]|\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g;
+
+/**
+ * Turns the reader's TypeScript (ES module, top-level await) into the body of an async function
+ * taking `require`, `exports` and `module`. Sucrase keeps every line where it was, so line numbers in
+ * errors are the reader's own. `checks` (exercise tests) run after the program, in its scope.
+ */
+export function compileProgram(source: string, checks?: string): string {
+  const full = checks ? `${source}\n;\n${checks}` : source;
+  for (const [i, line] of full.split('\n').entries()) {
+    for (const m of line.matchAll(IMPORT_RE)) {
+      const spec = m[1] ?? m[2] ?? m[3];
+      if (spec && !(ALLOWED_IMPORTS as readonly string[]).includes(spec)) {
+        const where = i + 1 > source.split('\n').length ? ' (in the exercise checks)' : '';
+        throw new CompileError(`Cannot import '${spec}'${where}: a playground program can import only ${ALLOWED_IMPORTS.map((s) => `'${s}'`).join(' and ')}`, i + 1, (m.index ?? 0) + 1);
+      }
+    }
+  }
+  let code: string;
+  try {
+    code = transform(full, { transforms: ['typescript', 'imports'], production: true, filePath: PROGRAM_URL }).code;
+  } catch (e) {
+    const err = e as Error & { loc?: { line: number; column: number } };
+    // Sucrase reports "Error transforming <file>: <message> (line:column)", both 1-based.
+    const message = err.message.replace(/^Error transforming [^:]*:\s*/, '').replace(/\s*\(\d+:\d+\)\s*$/, '');
+    throw new CompileError(`Syntax error: ${message}`, err.loc?.line, err.loc?.column);
+  }
+  return `${code}\n//# sourceURL=${PROGRAM_URL}`;
+}
+
+type ProgramFunction = (require: (spec: string) => unknown, exports: object, module: { exports: object }) => Promise<void>;
+const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (...args: string[]) => ProgramFunction;
+
+/** Builds the program's function; line numbers of its stack frames are offset by the wrapper header. */
+export function instantiateProgram(js: string): ProgramFunction {
+  return new AsyncFunction('require', 'exports', 'module', js);
+}
+
+let headerLines: number | undefined;
+/** Lines the Function constructor adds before the body (engine-specific; measured once). */
+function functionHeaderLines(): number {
+  if (headerLines !== undefined) return headerLines;
+  try {
+    new Function(`throw new Error('probe')\n//# sourceURL=ranks-probe.js`)();
+  } catch (e) {
+    const m = /ranks-probe\.js:(\d+)/.exec(String((e as Error).stack));
+    headerLines = m ? Number(m[1]) - 1 : 2;
+  }
+  return headerLines ?? 2;
+}
+
+/** Line and column in the reader's source where `error` was thrown, if its stack passes through the program. */
+export function programLocation(error: unknown): { line: number; column: number } | undefined {
+  const stack = (error as { stack?: unknown })?.stack;
+  if (typeof stack !== 'string') return undefined;
+  const m = new RegExp(`${PROGRAM_URL.replace('.', '\\.')}:(\\d+):(\\d+)`).exec(stack);
+  if (!m) return undefined;
+  return { line: Number(m[1]) - functionHeaderLines(), column: Number(m[2]) };
+}

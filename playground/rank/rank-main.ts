@@ -1,0 +1,74 @@
+import * as tf from '@tensorflow/tfjs';
+import { createDist, type RankDist } from '../collectives/create-dist.ts';
+import type { ClusterEvent, TraceEvent } from '../cluster/protocol.ts';
+import { instantiateProgram, programLocation } from './compile.ts';
+import { setCurrentDist } from './current-dist.ts';
+import { formatLogArgs } from './format-log.ts';
+import * as ranksModule from './ranks-module.ts';
+import type { BackendPlatform, RankStart } from './rank-protocol.ts';
+
+const LEVELS = ['log', 'info', 'warn', 'error'] as const;
+
+/** Runs the reader's program as one rank: picks a backend, joins the shared world, streams output, reports exit. */
+export async function runRank(start: RankStart, platform: BackendPlatform): Promise<void> {
+  const { rank, events } = start;
+  const now = () => performance.timeOrigin + performance.now() - start.runStart;
+  const emit = (e: ClusterEvent) => events.postMessage(e);
+  // Logs format asynchronously (tensors are read with data()); a chain keeps them in call order.
+  let logChain: Promise<void> = Promise.resolve();
+  const log = (level: (typeof LEVELS)[number], args: unknown[]) => {
+    const time = now();
+    logChain = logChain.then(async () => emit({ type: 'log', rank, level, text: await formatLogArgs(args, tf), time })).catch(() => {});
+  };
+  const trace: TraceEvent[] = [];
+  const flushTrace = () => { if (trace.length) emit({ type: 'trace', rank, events: trace.splice(0) }); };
+  let dist: RankDist | undefined;
+  const fail = (error: unknown) => {
+    const message = error instanceof Error ? `${error.name === 'Error' ? '' : `${error.name}: `}${error.message}` : `uncaught: ${String(error)}`;
+    emit({ type: 'error', rank, message, ...programLocation(error), time: now() });
+    // Peers waiting in a collective for this rank must not hang: poison the world with the reason.
+    dist?.abort(`rank ${rank} failed: ${message}`);
+  };
+  const onUnhandled = (reason: unknown) => fail(reason);
+  const proc = (globalThis as { process?: { on(event: string, cb: (r: unknown) => void): void } }).process;
+  if (proc?.on) proc.on('unhandledRejection', onUnhandled);
+  else globalThis.addEventListener?.('unhandledrejection', (e) => { e.preventDefault(); onUnhandled(e.reason); });
+  let ok = false;
+  try {
+    const chosen = await quietly(async () => {
+      const picked = await platform.select(tf, start.backend);
+      tf.scalar(0).dispose(); // the first write prints tfjs's "running in Node.js" banner: let it happen here, muted
+      return picked;
+    });
+    emit({ type: 'backend', rank, backend: chosen.backend, ...(chosen.reason ? { reason: chosen.reason } : {}) });
+    dist = await createDist(start.world, rank, { tf, backend: chosen.backend, now, onTrace: (e) => { trace.push(e); if (trace.length >= 256) flushTrace(); } });
+    setCurrentDist(dist);
+    for (const level of LEVELS) console[level] = (...args: unknown[]) => log(level, args);
+    console.debug = (...args: unknown[]) => log('log', args);
+    const modules: Record<string, unknown> = { '@tensorflow/tfjs': tf, ranks: ranksModule };
+    const require = (spec: string) => {
+      if (!(spec in modules)) throw new Error(`Cannot import '${spec}': only '@tensorflow/tfjs' and 'ranks' are available`);
+      return modules[spec];
+    };
+    const program = instantiateProgram(start.js);
+    const module = { exports: {} };
+    await program(require, module.exports, module);
+    ok = true;
+  } catch (error) {
+    fail(error);
+  }
+  await logChain;
+  flushTrace();
+  emit({ type: 'exit', rank, ok, time: now() });
+}
+
+/** Runs backend setup with console output muted: tfjs prints banners and probes we do not want in a rank's pane. */
+async function quietly<T>(fn: () => Promise<T>): Promise<T> {
+  const saved = { log: console.log, warn: console.warn, info: console.info };
+  console.log = console.warn = console.info = () => {};
+  try {
+    return await fn();
+  } finally {
+    Object.assign(console, saved);
+  }
+}

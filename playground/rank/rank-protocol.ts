@@ -1,0 +1,27 @@
+import type { SharedWorld } from '../collectives/shared-world.ts';
+import type { Backend, BackendChoice, ClusterEvent } from '../cluster/protocol.ts';
+
+/** What the cluster hands each rank worker to start it. */
+export interface RankStart {
+  world: SharedWorld;
+  rank: number;
+  /** The compiled program (see compile.ts). */
+  js: string;
+  backend: BackendChoice;
+  /** Epoch milliseconds (timeOrigin + now) when the run started; event times are relative to it. */
+  runStart: number;
+  /** Events go here, in order; the last one a rank sends is its `exit`. */
+  events: MessagePort;
+}
+
+/** The API every rank worker exposes over comlink. */
+export interface RankApi {
+  run(start: RankStart): Promise<void>;
+}
+
+/** How a platform (browser worker or Node worker thread) gives a rank its tfjs backend. */
+export interface BackendPlatform {
+  select(tf: typeof import('@tensorflow/tfjs'), choice: BackendChoice): Promise<{ backend: Backend; reason?: string }>;
+}
+
+export type EmitEvent = (e: ClusterEvent) => void;

@@ -1,0 +1,28 @@
+/**
+ * The module a reader's program gets for `import … from 'ranks'`: this rank's `dist` next to the
+ * data-parallel training API. The generated editor typings come from this file.
+ */
+import type { Dist } from '../collectives/dist-api.ts';
+import { currentDist } from './current-dist.ts';
+
+export type { Dist, ReduceOp, AllReduceAlgorithm, Work, ProcessGroupHandle } from '../collectives/dist-api.ts';
+export * from '../parallel/index.ts';
+
+/**
+ * This rank's process group, shaped like `torch.distributed`: `dist.rank`, `dist.worldSize`,
+ * `await dist.allReduce(t, { op: 'avg' })`, `dist.allReduce(t, { async: true }).wait()`, `dist.newGroup([0, 1])`.
+ * Collectives never dispose their inputs; every tensor they return is new and belongs to the caller.
+ */
+export const dist: Dist = new Proxy({} as Dist, {
+  get(_target, key) {
+    const d = currentDist();
+    const value = Reflect.get(d, key, d);
+    return typeof value === 'function' ? value.bind(d) : value;
+  },
+  has: (_target, key) => key in currentDist(),
+  ownKeys: () => Reflect.ownKeys(currentDist()),
+  getOwnPropertyDescriptor: (_target, key) => {
+    const d = Reflect.getOwnPropertyDescriptor(currentDist(), key);
+    return d ? { ...d, configurable: true } : undefined;
+  },
+});

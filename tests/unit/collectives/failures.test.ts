@@ -1,0 +1,153 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startWorld, type TestWorld } from './harness/world-harness.ts';
+import type { RawCall } from './harness/scenarios.ts';
+
+type Timed = { ok: boolean; error?: string; ms: number };
+let w: TestWorld | null = null;
+afterEach(async () => { await w?.close(); w = null; });
+
+const f32 = (n: number) => new Float32Array(n);
+
+describe('mismatched collectives fail loudly on every rank', () => {
+  it('different kinds at the same call name both ranks and both calls', async () => {
+    w = await startWorld(4);
+    const out = await w.values<Timed>('timedCalls', (r: number): RawCall[] => [r === 3 ? { kind: 'broadcast', input: f32(8), src: 0 } : { kind: 'allReduce', input: f32(8), op: 'sum' }]);
+    for (const o of out) {
+      expect(o.ok).toBe(false);
+      expect(o.error).toMatch(/Mismatched collectives on the world group at call #0/);
+      expect(o.error).toMatch(/rank 3/);
+      expect(o.error).toMatch(/broadcast\(8 float32, src=0\)/);
+      expect(o.error).toMatch(/allReduce\(op=sum, 8 float32, two-shot\)/);
+      expect(o.ms).toBeLessThan(3000);
+    }
+  });
+
+  it('different sizes', async () => {
+    w = await startWorld(3);
+    const out = await w.values<Timed>('timedCalls', (r: number): RawCall[] => [{ kind: 'allReduce', input: f32(r === 1 ? 10 : 12), algorithm: 'ring' }]);
+    for (const o of out) {
+      expect(o.error).toMatch(/they differ in size/);
+      expect(o.error).toMatch(/10 float32/);
+      expect(o.error).toMatch(/12 float32/);
+    }
+  });
+
+  it('different dtypes', async () => {
+    w = await startWorld(2);
+    const out = await w.values<Timed>('timedCalls', (r: number): RawCall[] => [{ kind: 'allGather', input: r === 0 ? new Int32Array(4) : f32(4) }]);
+    for (const o of out) expect(o.error).toMatch(/differ in dtype/);
+  });
+
+  it('different groups (calls in different orders) end as a named deadlock, not a hang', async () => {
+    w = await startWorld(3);
+    const pair: RawCall = { kind: 'allReduce', input: f32(4), group: [0, 1] };
+    const all: RawCall = { kind: 'allReduce', input: f32(4) };
+    const out = await w.values<Timed>('timedCalls', (r: number): RawCall[] => (r === 0 ? [pair, all] : r === 1 ? [all, pair] : [all]));
+    for (const o of out) {
+      expect(o.ok).toBe(false);
+      expect(o.error).toMatch(/Deadlock: rank [01] is in allReduce/);
+      expect(o.error).toMatch(/group \[0, 1\]/);
+      expect(o.ms).toBeLessThan(3000);
+    }
+  });
+});
+
+describe('a rank that fails or never arrives', () => {
+  it('abort (a rank threw) wakes every waiter with the reason', async () => {
+    w = await startWorld(4);
+    const out = await w.values<string | { error: string; ms: number }>('abortWhileWaiting', { thrower: 2, reason: 'rank 2 threw: TypeError: x is undefined' });
+    expect(out[2]).toBe('aborted');
+    for (const r of [0, 1, 3]) {
+      const o = out[r] as { error: string; ms: number };
+      expect(o.error).toBe('rank 2 threw: TypeError: x is undefined');
+      expect(o.ms).toBeLessThan(2500);
+    }
+    // The world stays poisoned: the next call fails at once with the same reason.
+    const again = await w.values<Timed>('timedCalls', [{ kind: 'barrier' }]);
+    for (const o of again) expect(o.error).toBe('rank 2 threw: TypeError: x is undefined');
+  });
+
+  it('a rank whose input cannot be read fails the call on every rank at once, naming it', async () => {
+    w = await startWorld(3);
+    const out = await w.values<Timed>('failingInput', { failing: 1 });
+    expect(out[1]!.error).toBe('device lost while reading the tensor');
+    for (const r of [0, 2]) {
+      expect(out[r]!.error).toBe('rank 1 failed in allReduce (call #0 on the world group): device lost while reading the tensor');
+      expect(out[r]!.ms).toBeLessThan(2500);
+    }
+  });
+
+  it('a rank that never calls: the others fail within 5 s (default watchdog), naming it and its last call', async () => {
+    w = await startWorld(3);
+    await w.values('calls', [{ kind: 'barrier' }]);
+    const out = await w.values<Timed>('timedCalls', (r: number): RawCall[] => (r === 2 ? [] : [{ kind: 'allReduce', input: f32(16), op: 'avg' }]));
+    for (const r of [0, 1]) {
+      const o = out[r]!;
+      expect(o.ok).toBe(false);
+      expect(o.error).toMatch(/Collective timed out: rank [01] waited 5\.0 s in allReduce\(op=avg, 16 float32, two-shot\) on the world group \(call #1\)/);
+      expect(o.error).toMatch(/Not arrived: rank 2/);
+      expect(o.error).toMatch(/rank 2 last called barrier\(\) on the world group \(call #0\), which it finished/);
+      expect(o.ms).toBeGreaterThan(4900);
+      expect(o.ms).toBeLessThan(6500); // 5 s watchdog + wake-up slack on a loaded 2-core machine
+    }
+  });
+
+  it('a late recv: the sender is not blocked; a missing sender times out by the configured watchdog', async () => {
+    w = await startWorld(2, { watchdogMs: 800 });
+    const out = await w.run<Timed>('p2pStream', { length: 4, count: 1 });
+    expect(out.every((o) => o.ok)).toBe(true);
+    const missing = await w.values<{ threw: boolean } | Timed>('timedCalls', (r: number): RawCall[] => (r === 0 ? [{ kind: 'barrier' }] : []));
+    expect((missing[0] as Timed).error).toMatch(/waited 0\.8 s in barrier\(\).*Not arrived: rank 1/);
+  });
+});
+
+describe('bad arguments fail at the call', () => {
+  it('raw layer: unknown op and algorithm, roots out of range, groups outside the world, non-members, self-sends', async () => {
+    w = await startWorld(3);
+    const cases: [string, unknown[], RegExp][] = [
+      ['allReduce', [f32(2), { op: 'mean' }], /allReduce: unknown op "mean"; use one of sum, avg, max, min, prod/],
+      ['allReduce', [f32(2), { algorithm: 'tree' }], /allReduce: unknown algorithm "tree"/],
+      ['broadcast', [f32(2), { src: 3 }], /broadcast: src must be a rank in 0\.\.2, got 3/],
+      ['reduce', [f32(2), { dst: -1 }], /reduce: dst must be a rank in 0\.\.2, got -1/],
+      ['gather', [f32(2), { dst: 1.5 }], /gather: dst must be a rank in 0\.\.2, got 1\.5/],
+      ['newGroup', [[0, 5]], /newGroup: rank 5 is outside the world \(ranks 0\.\.2\)/],
+      ['newGroup', [[]], /newGroup: give a non-empty array of ranks/],
+      ['newGroup', [[1, 1]], /newGroup: rank 1 is listed twice/],
+      ['send', [f32(2), { dst: 7 }], /send: dst must be a rank in 0\.\.2, got 7/],
+      ['recv', [2, 'float32', { src: -2 }], /recv: src must be a rank in 0\.\.2, got -2/],
+    ];
+    for (const [method, args, re] of cases) {
+      const out = await w.values<{ threw: boolean; message: string }>('badCall', { method, args });
+      for (const o of out) {
+        expect(o.threw, method).toBe(true);
+        expect(o.message).toMatch(re);
+      }
+    }
+    const self = await w.values<{ threw: boolean; message: string }>('badCall', (r: number) => ({ method: 'send', args: [f32(1), { dst: r }] }));
+    self.forEach((o, r) => expect(o.message).toBe(`send: rank ${r} cannot send to itself`));
+  });
+
+  it('dist layer: non-tensors, bad dtypes, scatter shapes, recv shapes, foreign groups', async () => {
+    w = await startWorld(2, { withTensors: true });
+    const t = { tensor: [1, 2], shape: [2] };
+    const cases: [string, unknown[], RegExp][] = [
+      ['dist.allReduce', [[1, 2]], /allReduce: expected a tf\.Tensor, got object/],
+      ['dist.allReduce', [t, { op: 'median' }], /unknown op "median"/],
+      ['dist.broadcast', [t, {}], /broadcast: missing option src/],
+      ['dist.broadcast', [t], /broadcast: options must be an object with src/],
+      ['dist.recv', [[2, -1], { src: 0 }], /recv: shape must be an array of non-negative integers/],
+      ['dist.recv', [[2], { src: 1, dtype: 'bool' }], /recv: dtype must be float32 or int32/],
+      ['dist.allGather', [t, { group: { ranks: [0, 1], rank: 0, size: 2 } }], /group: pass a group made by dist\.newGroup\(ranks\)/],
+    ];
+    for (const [method, args, re] of cases) {
+      const out = await w.values<{ threw: boolean; message: string }>('badCall', { method, args });
+      expect(out[0]!.threw, method).toBe(true);
+      expect(out[0]!.message, method).toMatch(re);
+    }
+    const scatter = await w.values<{ threw: boolean; message: string }>('badCall', (r: number) =>
+      (r === 0 ? { method: 'dist.scatter', args: [{ tensor: [1, 2, 3], shape: [3] }, { src: 0 }] } : { method: 'dist.newGroup', args: [[0, 1]] }));
+    expect(scatter[0]!.message).toBe("scatter: on src the tensor's leading axis must be the group size 2, got shape [3]");
+    const member = await w.values<{ threw: boolean; message: string }>('badCall', (r: number) => ({ method: 'dist.allReduce', args: [t, { group: [1 - r] }] }));
+    member.forEach((o, r) => expect(o.message).toBe(`allReduce: rank ${r} is not a member of group [${1 - r}]`));
+  });
+});

@@ -1,0 +1,32 @@
+// One simulated rank in a worker_thread: joins the shared world, then runs scenarios the test posts.
+import { parentPort, workerData } from 'node:worker_threads';
+import { RankCollectives } from '../../../../playground/collectives/rank-collectives.ts';
+import { createDist, type RankDist } from '../../../../playground/collectives/create-dist.ts';
+import type { SharedWorld } from '../../../../playground/collectives/shared-world.ts';
+import type { TraceEvent } from '../../../../playground/cluster/protocol.ts';
+import { scenarios, type ScenarioContext } from './scenarios.ts';
+
+const { world, rank, withTensors } = workerData as { world: SharedWorld; rank: number; withTensors: boolean };
+const traces: TraceEvent[] = [];
+let dist: RankDist | null = null;
+let raw: RankCollectives;
+if (withTensors) {
+  const tf = await import('@tensorflow/tfjs');
+  await tf.setBackend('cpu');
+  dist = await createDist(world, rank, { tf, backend: 'cpu', onTrace: (e) => traces.push(e) });
+  raw = dist.collectives;
+} else {
+  raw = new RankCollectives(world, rank, { now: () => performance.now(), onTrace: (e) => traces.push(e) });
+}
+
+parentPort!.on('message', async (msg: { id: number; scenario: keyof typeof scenarios; args: unknown }) => {
+  traces.length = 0;
+  const ctx: ScenarioContext = { rank, worldSize: world.worldSize, raw, dist, traces };
+  try {
+    const value = await (scenarios[msg.scenario] as (c: ScenarioContext, a: unknown) => Promise<unknown>)(ctx, msg.args);
+    parentPort!.postMessage({ id: msg.id, ok: true, value });
+  } catch (err) {
+    parentPort!.postMessage({ id: msg.id, ok: false, error: err instanceof Error ? err.message : String(err) });
+  }
+});
+parentPort!.postMessage({ ready: true });

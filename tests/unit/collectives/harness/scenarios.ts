@@ -1,0 +1,225 @@
+// What each rank does in a test: plain functions of (context, args), run on every rank of a TestWorld.
+import type { RankCollectives } from '../../../../playground/collectives/rank-collectives.ts';
+import type { RankDist } from '../../../../playground/collectives/create-dist.ts';
+import type { TraceEvent } from '../../../../playground/cluster/protocol.ts';
+import type { AllReduceAlgorithm, ReduceOp } from '../../../../playground/collectives/dist-api.ts';
+import type { Payload } from '../../../../playground/collectives/typed-views.ts';
+
+export interface ScenarioContext {
+  rank: number;
+  worldSize: number;
+  raw: RankCollectives;
+  dist: RankDist | null;
+  traces: TraceEvent[];
+}
+
+export type RawCall =
+  | { kind: 'allReduce'; input: Payload; op?: ReduceOp; algorithm?: AllReduceAlgorithm; group?: number[]; async?: boolean }
+  | { kind: 'reduceScatter'; input: Payload; op?: ReduceOp; group?: number[] }
+  | { kind: 'allGather'; input: Payload; group?: number[] }
+  | { kind: 'broadcast'; input: Payload; src: number; group?: number[] }
+  | { kind: 'reduce'; input: Payload; dst: number; op?: ReduceOp; group?: number[] }
+  | { kind: 'scatter'; input: Payload | null; sliceLength: number; dtype: 'float32' | 'int32'; src: number; group?: number[] }
+  | { kind: 'gather'; input: Payload; dst: number; group?: number[] }
+  | { kind: 'barrier'; group?: number[] }
+  | { kind: 'skip' };
+
+function issue(c: RankCollectives, call: RawCall): Promise<unknown> {
+  const group = 'group' in call && call.group ? c.newGroup(call.group) : undefined;
+  switch (call.kind) {
+    case 'allReduce': return c.allReduce(call.input, { op: call.op, algorithm: call.algorithm, group, async: call.async });
+    case 'reduceScatter': return c.reduceScatter(call.input, { op: call.op, group });
+    case 'allGather': return c.allGather(call.input, { group });
+    case 'broadcast': return c.broadcast(call.input, { src: call.src, group });
+    case 'reduce': return c.reduce(call.input, { dst: call.dst, op: call.op, group });
+    case 'scatter': return c.scatter(call.input, call.sliceLength, call.dtype, { src: call.src, group });
+    case 'gather': return c.gather(call.input, { dst: call.dst, group });
+    case 'barrier': return c.barrier({ group });
+    case 'skip': return Promise.resolve(null);
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export const scenarios = {
+  /** Issues every call at once (they queue in order), returns every result. */
+  async calls(ctx: ScenarioContext, calls: RawCall[]) {
+    return Promise.all(calls.map((call) => issue(ctx.raw, call)));
+  },
+
+  /** Awaits each call before the next (blocking waits), returns every result. */
+  async callsInTurn(ctx: ScenarioContext, calls: RawCall[]) {
+    const out = [];
+    for (const call of calls) out.push(await issue(ctx.raw, call));
+    return out;
+  },
+
+  /** Calls made, then the bytes/call statistics and trace events they produced. */
+  async callsWithStats(ctx: ScenarioContext, calls: RawCall[]) {
+    const before = structuredClone(ctx.raw.engine.stats);
+    const values = await Promise.all(calls.map((call) => issue(ctx.raw, call)));
+    return { values, before, stats: structuredClone(ctx.raw.engine.stats), traces: [...ctx.traces] };
+  },
+
+  /** Sleeps `delays[rank]` ms first: a late rank. */
+  async lateCalls(ctx: ScenarioContext, a: { delay: number; calls: RawCall[] }) {
+    await sleep(a.delay);
+    return Promise.all(a.calls.map((call) => issue(ctx.raw, call)));
+  },
+
+  /** A ring all-reduce built from send/recv, as the exercises ask. */
+  async ringFromSendRecv(ctx: ScenarioContext, input: Float32Array) {
+    const { raw: c, rank, worldSize: n } = ctx;
+    const next = (rank + 1) % n;
+    const prev = (rank + n - 1) % n;
+    const chunk = Math.ceil(input.length / n);
+    const data = input.slice();
+    const piece = (k: number) => [((k % n) + n) % n * chunk, Math.min(data.length, (((k % n) + n) % n + 1) * chunk)] as const;
+    for (let s = 0; s < n - 1; s++) {
+      const [a, b] = piece(rank - s);
+      const [ra, rb] = piece(rank - s - 1);
+      const sent = c.send(data.slice(a, b), { dst: next });
+      const got = await c.recv(Math.max(0, rb - ra), 'float32', { src: prev });
+      for (let i = 0; i < got.length; i++) data[ra + i]! += got[i]!;
+      await sent;
+    }
+    for (let s = 0; s < n - 1; s++) {
+      const [a, b] = piece(rank + 1 - s);
+      const [ra, rb] = piece(rank - s);
+      const sent = c.send(data.slice(a, b), { dst: next });
+      const got = await c.recv(Math.max(0, rb - ra), 'float32', { src: prev });
+      data.set(got, ra);
+      await sent;
+    }
+    return data;
+  },
+
+  /** Sends `count` messages of `length` to the next rank and receives as many from the previous. */
+  async p2pStream(ctx: ScenarioContext, a: { length: number; count: number }) {
+    const { raw: c, rank, worldSize: n } = ctx;
+    const sends = [];
+    for (let k = 0; k < a.count; k++) sends.push(c.send(Int32Array.from({ length: a.length }, (_, i) => rank * 1000 + k * 7 + i), { dst: (rank + 1) % n }));
+    const got = [];
+    for (let k = 0; k < a.count; k++) got.push(await c.recv(a.length, 'int32', { src: (rank + n - 1) % n }));
+    await Promise.all(sends);
+    return got;
+  },
+
+  /** Throws whatever a bad call throws, synchronously. */
+  async badCall(ctx: ScenarioContext, a: { method: string; args: unknown[] }) {
+    try {
+      const target = (a.method.startsWith('dist.') ? ctx.dist : ctx.raw) as unknown as Record<string, (...x: unknown[]) => unknown>;
+      const name = a.method.replace(/^dist\./, '');
+      const args = a.method.startsWith('dist.') ? await tensorArgs(ctx, a.args) : a.args;
+      target[name]!(...args);
+      return { threw: false };
+    } catch (err) {
+      return { threw: true, message: (err as Error).message };
+    }
+  },
+
+  /** Rank `thrower` aborts the world (as the cluster does when a rank throws) while the rest wait in a collective. */
+  async abortWhileWaiting(ctx: ScenarioContext, a: { thrower: number; reason: string }) {
+    if (ctx.rank === a.thrower) {
+      await sleep(150);
+      ctx.raw.abort(a.reason);
+      return 'aborted';
+    }
+    const t0 = performance.now();
+    try {
+      await ctx.raw.allReduce(new Float32Array(16), {});
+      return 'completed';
+    } catch (err) {
+      return { error: (err as Error).message, ms: performance.now() - t0 };
+    }
+  },
+
+  /** Times each rank's outcome: `calls` may differ per rank to provoke mismatches or absences. */
+  async timedCalls(ctx: ScenarioContext, calls: RawCall[]) {
+    const t0 = performance.now();
+    try {
+      const values = await Promise.all(calls.map((call) => issue(ctx.raw, call)));
+      return { ok: true, values, ms: performance.now() - t0 };
+    } catch (err) {
+      return { ok: false, error: (err as Error).message, ms: performance.now() - t0 };
+    }
+  },
+
+  /** A payload of `elements` float32 per rank, made and checked inside the rank: returns how many elements are wrong. */
+  async bigAllReduce(ctx: ScenarioContext, a: { elements: number; algorithm: AllReduceAlgorithm }) {
+    const { rank, worldSize: n } = ctx;
+    const input = new Float32Array(a.elements);
+    for (let i = 0; i < input.length; i++) input[i] = (i % 1000) + rank;
+    const out = await ctx.raw.allReduce(input, { algorithm: a.algorithm });
+    const offset = (n * (n - 1)) / 2;
+    let wrong = 0;
+    for (let i = 0; i < out.length; i++) if (out[i] !== n * (i % 1000) + offset) wrong++;
+    return { wrong, length: out.length };
+  },
+
+  /** Rank `failing` cannot read its input (as when a GPU read fails); the others wait in the same all-reduce. */
+  async failingInput(ctx: ScenarioContext, a: { failing: number }) {
+    const t0 = performance.now();
+    const input = ctx.rank === a.failing
+      ? { dtype: 'float32' as const, length: 8, data: new Promise<Float32Array>((_, reject) => setTimeout(() => reject(new Error('device lost while reading the tensor')), 100)) }
+      : new Float32Array(8);
+    try {
+      await ctx.raw.allReduce(input);
+      return { ok: true, ms: performance.now() - t0 };
+    } catch (err) {
+      return { ok: false, error: (err as Error).message, ms: performance.now() - t0 };
+    }
+  },
+
+  /** Async all-reduce while this rank keeps computing: the thread must not block. */
+  async overlap(ctx: ScenarioContext, a: { length: number; lateRank: number; lateMs: number }) {
+    const { dist, rank } = ctx;
+    if (!dist) throw new Error('needs tensors');
+    const tf = await import('@tensorflow/tfjs');
+    if (rank === a.lateRank) await sleep(a.lateMs);
+    const x = tf.fill([a.length], rank + 1);
+    const work = dist.allReduce(x, { async: true, op: 'sum' });
+    const start = performance.now();
+    let computeSteps = 0;
+    let completedDuringCompute = false;
+    const m = tf.randomNormal([64, 64]);
+    while (performance.now() - start < a.lateMs / 2) {
+      tf.tidy(() => tf.matMul(m, m).sum().dataSync());
+      computeSteps++;
+      await sleep(0);
+      completedDuringCompute ||= work.isCompleted();
+    }
+    const pendingAfterCompute = !work.isCompleted();
+    const y = await work.wait();
+    const values = Array.from(await y.data());
+    return { computeSteps, completedDuringCompute, pendingAfterCompute, completedAfterWait: work.isCompleted(), first: values[0], inputKept: !x.isDisposed, len: values.length };
+  },
+
+  /** A dist call on tensors; returns what the reader sees. */
+  async tensorCall(ctx: ScenarioContext, a: { method: string; args: unknown[] }) {
+    const dist = ctx.dist as unknown as Record<string, (...x: unknown[]) => unknown>;
+    const args = await tensorArgs(ctx, a.args);
+    const r = dist[a.method]!(...args) as unknown;
+    const isWork = !!r && typeof (r as { wait?: unknown }).wait === 'function';
+    const out = (isWork ? await (r as { wait(): Promise<unknown> }).wait() : await r) as { shape: number[]; dtype: string; data(): Promise<ArrayLike<number>>; isDisposed: boolean } | null | undefined;
+    const inputsAlive = args.filter((x) => x && typeof x === 'object' && 'isDisposed' in (x as object)).every((x) => !(x as { isDisposed: boolean }).isDisposed);
+    if (!out) return { value: out ?? null, isWork, inputsAlive };
+    return { shape: out.shape, dtype: out.dtype, values: Array.from(await out.data()), isWork, inputsAlive };
+  },
+};
+
+/** `{tensor: values, shape, dtype}` in args becomes a tf tensor; `{group: ranks}` a group made with dist.newGroup. */
+async function tensorArgs(ctx: ScenarioContext, args: unknown[]): Promise<unknown[]> {
+  const tf = await import('@tensorflow/tfjs');
+  const convert = (x: unknown): unknown => {
+    if (x && typeof x === 'object' && 'tensor' in x) {
+      const t = x as { tensor: number[]; shape: number[]; dtype?: 'float32' | 'int32' };
+      return tf.tensor(t.tensor, t.shape, t.dtype ?? 'float32');
+    }
+    if (x && typeof x === 'object' && !Array.isArray(x) && !ArrayBuffer.isView(x)) {
+      return Object.fromEntries(Object.entries(x).map(([k, v]) => [k, k === 'group' && Array.isArray(v) ? ctx.dist!.newGroup(v) : v]));
+    }
+    return x;
+  };
+  return args.map(convert);
+}

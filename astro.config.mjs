@@ -6,6 +6,8 @@ import remarkMath from 'remark-math';
 import rehypeKatex from 'rehype-katex';
 import rehypeAutolinkHeadings from 'rehype-autolink-headings';
 import rehypeScrollableTables from './src/lib/markdown/rehypeScrollableTables.mjs';
+import { editorTypesPlugin } from './src/lib/playground/editorTypes.mjs';
+import { monacoCssOnDemand } from './src/lib/playground/monacoCssOnDemand.mjs';
 
 // Cross-origin isolation: SharedArrayBuffer (the ranks' shared memory) needs both headers.
 export const isolationHeaders = {
@@ -44,9 +46,10 @@ export default defineConfig({
   server: { headers: isolationHeaders },
   devToolbar: { enabled: false },
   vite: {
+    plugins: [editorTypesPlugin(), monacoCssOnDemand()],
     // Pre-bundle the heavy runtime deps so the first Run in `astro dev` doesn't hit "504 Outdated Optimize Dep".
     optimizeDeps: {
-      include: ['comlink', '@tensorflow/tfjs', '@tensorflow/tfjs-backend-wasm', '@tensorflow/tfjs-backend-webgpu'],
+      include: ['comlink', 'sucrase', '@tensorflow/tfjs', '@tensorflow/tfjs-backend-wasm', '@tensorflow/tfjs-backend-webgpu', 'monaco-editor/editor', 'monaco-editor/features/register.all', 'monaco-editor/languages/definitions/typescript/register', 'monaco-editor/languages/features/typescript/register'],
     },
     worker: { format: 'es' },
     build: { assetsInlineLimit: 0 },

@@ -33,6 +33,12 @@ function formatPlain(v: unknown, seen: Set<unknown>, depth: number): string {
   return `{ ${entries.join(', ')} }`;
 }
 
+/** Formats arguments that hold no tensor right away (so a line printed just before an endless loop still shows); undefined otherwise. */
+export function formatLogArgsNow(args: unknown[], tf: typeof tfNamespace): string | undefined {
+  if (args.some((a) => a instanceof tf.Tensor)) return undefined;
+  return args.map((a) => formatPlain(a, new Set(), 0)).join(' ');
+}
+
 /** Formats console arguments the way a terminal would, with tensors shown by value. */
 export async function formatLogArgs(args: unknown[], tf: typeof tfNamespace): Promise<string> {
   const parts = await Promise.all(args.map((a) => (a instanceof tf.Tensor ? formatTensor(a) : Promise.resolve(formatPlain(a, new Set(), 0)))));

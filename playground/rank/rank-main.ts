@@ -3,7 +3,7 @@ import { createDist, type RankDist } from '../collectives/create-dist.ts';
 import type { ClusterEvent, TraceEvent } from '../cluster/protocol.ts';
 import { instantiateProgram, programLocation } from './compile.ts';
 import { setCurrentDist } from './current-dist.ts';
-import { formatLogArgs } from './format-log.ts';
+import { formatLogArgs, formatLogArgsNow } from './format-log.ts';
 import * as ranksModule from './ranks-module.ts';
 import type { BackendPlatform, RankStart } from './rank-protocol.ts';
 
@@ -16,9 +16,16 @@ export async function runRank(start: RankStart, platform: BackendPlatform): Prom
   const emit = (e: ClusterEvent) => events.postMessage(e);
   // Logs format asynchronously (tensors are read with data()); a chain keeps them in call order.
   let logChain: Promise<void> = Promise.resolve();
+  let pendingLogs = 0;
   const log = (level: (typeof LEVELS)[number], args: unknown[]) => {
     const time = now();
-    logChain = logChain.then(async () => emit({ type: 'log', rank, level, text: await formatLogArgs(args, tf), time })).catch(() => {});
+    const text = pendingLogs === 0 ? formatLogArgsNow(args, tf) : undefined;
+    if (text !== undefined) return emit({ type: 'log', rank, level, text, time });
+    pendingLogs++;
+    logChain = logChain
+      .then(async () => emit({ type: 'log', rank, level, text: await formatLogArgs(args, tf), time }))
+      .catch(() => {})
+      .finally(() => { pendingLogs--; });
   };
   const trace: TraceEvent[] = [];
   const flushTrace = () => { if (trace.length) emit({ type: 'trace', rank, events: trace.splice(0) }); };

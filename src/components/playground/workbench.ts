@@ -1,0 +1,151 @@
+import type { ClusterEvent, RunningCluster, TraceEvent } from '../../../playground/cluster/protocol.ts';
+import { createEditor, type PlaygroundEditor } from './monacoEditor.ts';
+import { OutputView } from './outputView.ts';
+import { saveEdits } from './savedEdits.ts';
+import { shareUrl } from './shareLink.ts';
+import { renderTimeline } from './timelineView.ts';
+
+export interface WorkbenchConfig {
+  id: string;
+  title: string;
+  original: string;
+  code: string;
+  backend: 'auto' | 'webgpu' | 'wasm' | 'cpu';
+  checks?: string;
+  setEdited(edited: boolean): void;
+  setStatus(text: string): void;
+}
+
+export interface Workbench {
+  run(): Promise<void>;
+  stop(): void;
+  editor: PlaygroundEditor;
+  output: OutputView;
+}
+
+function button(label: string, text: string, cls: string): HTMLButtonElement {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.className = cls;
+  b.textContent = text;
+  b.setAttribute('aria-label', label);
+  return b;
+}
+
+/** Upgrades a playground's static listing into an editor with Run, Stop, Reset, Share, output panes and a timeline. */
+export async function createWorkbench(root: HTMLElement, cfg: WorkbenchConfig): Promise<Workbench> {
+  const cluster = import('../../../playground/cluster/browser.ts'); // load the runtime while Monaco loads
+  const listing = root.querySelector<HTMLElement>('[data-listing]')!;
+  const controls = root.querySelector<HTMLElement>('.pg-controls')!;
+  const runButton = root.querySelector<HTMLButtonElement>('[data-action="run"]')!;
+  const worldSelect = root.querySelector<HTMLSelectElement>('[data-world-select]')!;
+  const host = document.createElement('div');
+  host.className = 'pg-editor';
+  const lines = cfg.code.split('\n').length;
+  host.style.height = `${Math.min(32, Math.max(10, lines * 1.2 + 1.5))}rem`;
+
+  let running: RunningCluster | undefined;
+  const stopButton = button('Stop', '■ Stop', 'pg-stop');
+  const resetButton = button('Reset', 'Reset', 'pg-secondary');
+  const shareButton = button('Share', 'Share', 'pg-secondary');
+  stopButton.disabled = true;
+
+  const output = new OutputView((line, column) => editor.reveal(line, column));
+  const timeline = document.createElement('details');
+  timeline.className = 'pg-timeline';
+  timeline.hidden = true;
+  timeline.innerHTML = '<summary>Timeline of collectives</summary><div class="pg-timeline-body"></div>';
+
+  const editor = await createEditor(host, cfg.code, {
+    label: `${cfg.title}: playground code editor. Ctrl+Enter or Cmd+Enter runs it.`,
+    onChange(code) {
+      saveEdits(cfg.id, code, cfg.original);
+      cfg.setEdited(code !== cfg.original);
+    },
+    onRun: () => void run(),
+  });
+  listing.replaceWith(host);
+  runButton.after(stopButton, resetButton, shareButton);
+  root.append(output.root, timeline);
+  output.root.hidden = true;
+
+  resetButton.addEventListener('click', () => {
+    if (editor.getCode() !== cfg.original && !confirm('Discard your edits and restore the original code?')) return;
+    editor.setCode(cfg.original);
+    cfg.setStatus('Restored the original code.');
+  });
+  shareButton.addEventListener('click', async () => {
+    try {
+      const url = await shareUrl(cfg.id, editor.getCode());
+      history.replaceState(null, '', url);
+      await navigator.clipboard.writeText(url).catch(() => { throw new Error('clipboard'); });
+      cfg.setStatus('Link copied. It opens this code in the editor without running it.');
+    } catch (e) {
+      cfg.setStatus((e as Error).message === 'clipboard'
+        ? 'The link is in the address bar (the clipboard was not available). It opens this code without running it.'
+        : `Could not make a link: ${(e as Error).message}`);
+    }
+  });
+  stopButton.addEventListener('click', () => running?.stop());
+
+  async function run(): Promise<void> {
+    if (running) return;
+    const worldSize = Number(worldSelect.value);
+    const code = editor.getCode();
+    output.root.hidden = false;
+    output.reset(worldSize);
+    output.clearNotices();
+    editor.markErrors([]);
+    timeline.hidden = true;
+    runButton.disabled = true;
+    stopButton.disabled = false;
+    const marks: { line: number; column?: number; message: string }[] = [];
+    const trace: TraceEvent[] = [];
+    cfg.setStatus(`Starting ${worldSize} rank${worldSize === 1 ? '' : 's'}…`);
+    let started = false;
+    try {
+      const { startCluster } = await cluster;
+      running = startCluster({ code, worldSize, backend: cfg.backend, ...(cfg.checks ? { checks: cfg.checks } : {}) }, (e: ClusterEvent) => {
+        if (e.type === 'backend' && !started) {
+          started = true;
+          cfg.setStatus(`Running on ${worldSize} rank${worldSize === 1 ? '' : 's'}…`);
+        }
+        if (e.type === 'trace') trace.push(...e.events);
+        if (e.type === 'error' && e.line) {
+          marks.push({ line: e.line, column: e.column, message: `rank ${e.rank}: ${e.message}` });
+          editor.markErrors(marks);
+        }
+        output.add(e);
+      });
+      const result = await running.done;
+      const secs = `${(result.durationMs / 1000).toFixed(2)} s`;
+      if (result.reason === 'compile-error' && result.error) {
+        const at = result.error.line ? ` (line ${result.error.line}${result.error.column ? `, column ${result.error.column}` : ''})` : '';
+        output.notice(`${result.error.message}${at}. No rank was started.`, 'error', result.error);
+        if (result.error.line) editor.markErrors([{ line: result.error.line, column: result.error.column, message: result.error.message }]);
+        cfg.setStatus('The code has a syntax error; fix it and run again.');
+      } else if (result.reason === 'stopped') {
+        output.notice('Stopped: every rank was terminated.', 'info');
+        cfg.setStatus(`Stopped after ${secs}.`);
+      } else if (result.reason === 'timeout') {
+        output.notice(result.error?.message ?? 'The run hit its time limit.', 'error');
+        cfg.setStatus(`Timed out after ${secs}.`);
+      } else {
+        cfg.setStatus(result.ok ? `Finished in ${secs} on ${worldSize} rank${worldSize === 1 ? '' : 's'}.` : `Failed after ${secs}: see the rank panes.`);
+      }
+      if (result.reason !== 'compile-error') {
+        renderTimeline(timeline.querySelector('.pg-timeline-body')!, trace, worldSize);
+        timeline.hidden = false;
+      }
+    } catch (e) {
+      output.notice(`Could not start the ranks: ${e instanceof Error ? e.message : String(e)}`, 'error');
+      cfg.setStatus('Could not start the ranks.');
+    } finally {
+      running = undefined;
+      runButton.disabled = false;
+      stopButton.disabled = true;
+    }
+  }
+
+  return { run, stop: () => running?.stop(), editor, output };
+}

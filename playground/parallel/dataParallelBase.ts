@@ -61,6 +61,8 @@ export abstract class DataParallelBase implements DataParallelTrainer {
   /** Locally accumulated full gradients (null once handed to a collective). */
   protected localGrads: (tf.Tensor | null)[];
   protected syncing = true;
+  /** Rows across every rank in the batch being synchronized (or the world size under 'ranks'), known early in the pass. */
+  protected divisor: Promise<number> | null = null;
   protected pendingRows = 0;
   protected steps = 0;
 
@@ -163,6 +165,7 @@ export abstract class DataParallelBase implements DataParallelTrainer {
       }
       this.pendingRows = 0;
     }
+    this.divisor = divisor;
     const { lossSum } = await forwardBackward(this.model, x, target, loss, {
       reduction: this.average === 'rows' ? 'sum' : 'mean',
       hooks,

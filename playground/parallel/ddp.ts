@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import type { AllReduceAlgorithm } from '../collectives/dist-api.ts';
-import { DataParallelBase, type DataParallelOptions, type PendingCollective } from './dataParallelBase.ts';
+import { DataParallelBase, type DataParallelOptions } from './dataParallelBase.ts';
 import { DEFAULT_BUCKET_CAP_MB, DEFAULT_FIRST_BUCKET_MB, planBuckets, type GradientBucket } from './gradientBuckets.ts';
 import type { LayerHooks } from './layerwiseBackward.ts';
 import { mseLoss, type RowLoss } from './losses.ts';
@@ -78,45 +78,53 @@ export class DistributedDataParallel extends DataParallelBase {
       }
     }
     const syncing = this.syncing;
-    const launched: (PendingCollective | null)[] = this.buckets.map(() => null);
+    const finished: (Promise<void> | null)[] = this.buckets.map(() => null);
     const ready = new Set<number>();
-    const launchReady = () => {
+    // Launches run synchronously inside the layer loop, so every rank calls its collectives in the same order.
+    const launchReady = (scale: number) => {
       this.buckets.forEach((bucket, b) => {
-        if (!launched[b] && bucket.params.every((k) => ready.has(k))) launched[b] = this.launchBucket(b);
+        if (!finished[b] && bucket.params.every((k) => ready.has(k))) finished[b] = this.launchBucket(b, scale);
       });
     };
     const hooks: LayerHooks = {
       paramsFor: async (layer) => this.model.layerParams[layer]!.map((k) => this.model.params[k]!),
       releaseParams: () => {},
-      onGrads: (layer, grads) => {
+      onGrads: async (layer, grads) => {
         for (const k of this.accumulate(layer, grads)) ready.add(k);
-        if (syncing && this.overlap) launchReady();
+        // The row count was all-reduced before the forward, so this wait is normally already over.
+        if (syncing && this.overlap) launchReady(1 / (await this.divisor!));
       },
     };
     const { meanLoss, divisor } = await this.runPass(x, target, loss, hooks);
     if (!syncing) return meanLoss;
-    launchReady();
-    const total = await divisor!;
-    for (let b = 0; b < this.buckets.length; b++) await this.finishBucket(b, await launched[b]!.done, 1 / total);
+    launchReady(1 / (await divisor!));
+    await Promise.all(finished);
     return meanLoss;
   }
 
-  /** Flatten one bucket's accumulated gradients and start its all-reduce (sum). */
-  private launchBucket(b: number): PendingCollective {
+  /**
+   * Flatten one bucket's accumulated gradients, pre-divided by the total row count as PyTorch divides
+   * before its all-reduce, start the all-reduce (sum), and unpack the result as soon as it arrives.
+   */
+  private launchBucket(b: number, scale: number): Promise<void> {
     const bucket = this.buckets[b]!;
-    const flat = tf.tidy(() => tf.concat(bucket.params.map((k) => tf.reshape(this.localGrads[k]!, [-1]))));
+    const flat = tf.tidy(() => {
+      const joined = tf.concat(bucket.params.map((k) => tf.reshape(this.localGrads[k]!, [-1])));
+      return scale === 1 ? joined : tf.mul(joined, scale);
+    });
     this.ledger.hold('buckets', flat);
     // As a bucket view the gradient memory now is the bucket; otherwise both copies stay alive.
     if (this.gradientAsBucketView) for (const k of bucket.params) this.dropLocal(k);
     const pending = this.track('allReduce', `bucket ${b}`, flat.size * 4, this.dist.allReduce(flat, { op: 'sum', algorithm: this.allReduceAlgorithm, async: true }));
-    return { done: pending.done.then((t) => (this.ledger.free(flat), t)) };
+    return pending.done.then((reduced) => {
+      this.ledger.free(flat);
+      this.finishBucket(b, reduced);
+    });
   }
 
-  /** Scale the reduced bucket and split it back into per-parameter gradients. */
-  private async finishBucket(b: number, reduced: tf.Tensor, scale: number): Promise<void> {
+  /** Split the reduced bucket back into per-parameter gradients. */
+  private finishBucket(b: number, scaled: tf.Tensor): void {
     const bucket = this.buckets[b]!;
-    const scaled = tf.mul(reduced, scale);
-    reduced.dispose();
     const sizes = bucket.params.map((k) => this.model.params[k]!.size);
     const parts = tf.split(scaled, sizes);
     bucket.params.forEach((k, j) => {

@@ -14,7 +14,7 @@ const y = tf.tensor2d(Array.from({ length: rows }, rand), [rows, 1]);
 
 // Each rank starts from different weights on purpose: the broadcast is what makes them equal.
 seed = 1000 + dist.rank;
-const w = tf.variable(tf.tensor2d(Array.from({ length: features }, rand), [features, 1]));
+const w: tf.Variable = tf.variable(tf.tensor2d(Array.from({ length: features }, rand), [features, 1]));
 const init = await dist.broadcast(w, { src: 0 });
 w.assign(init);
 const w0 = init.clone();

@@ -123,3 +123,17 @@ test.describe('chapter 1 playground', () => {
     await expect(root.locator('.monaco-editor .squiggly-error')).toHaveCount(1, { timeout: 30_000 });
   });
 });
+
+test('an opened playground with output passes axe in light and dark themes', async ({ page }) => {
+  const { default: AxeBuilder } = await import('@axe-core/playwright');
+  for (const theme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: theme });
+    await page.goto('/lab/collectives/');
+    const root = pg(page);
+    await root.getByRole('button', { name: 'Run' }).click();
+    await expect(root.locator('[data-status]')).toContainText('Finished', { timeout: 60_000 });
+    await root.locator('.pg-timeline summary').click();
+    const results = await new AxeBuilder({ page }).include('[data-playground]').analyze();
+    expect(results.violations.map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`), theme).toEqual([]);
+  }
+});

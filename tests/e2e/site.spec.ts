@@ -124,10 +124,11 @@ test('chapter pages ship under 20 KB of JavaScript (gzip) before interaction', a
   }
 });
 
-test('home and every chapter pass an axe-core scan in light and dark themes', async ({ page }) => {
+test('home, every chapter and the lab pages pass an axe-core scan in light and dark themes', async ({ page }) => {
+  test.setTimeout(300_000);
   for (const theme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: theme });
-    for (const path of ['/', ...chapterPaths()]) {
+    for (const path of ['/', ...chapterPaths(), '/lab/collectives/', '/lab/diagnostics/']) {
       await page.goto(path);
       const results = await new AxeBuilder({ page }).analyze();
       const summary = results.violations.map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);

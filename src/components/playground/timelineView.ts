@@ -41,12 +41,17 @@ export function renderTimeline(container: HTMLElement, trace: TraceEvent[], worl
     svg.append(el('line', { x1: LEFT, x2: width - 8, y1: y + LANE / 2, y2: y + LANE / 2, class: 'pg-lane' }), label);
   }
   const kinds = new Set<string>();
+  // Focusable bars help keyboard readers on small traces; a training run's hundreds would be a tab trap.
+  const focusable = trace.length <= 100;
   for (const e of trace) {
     kinds.add(e.kind);
-    const y = e.rank * LANE + 6;
+    // Compute spans (forward, backward, step) take the lower half of a lane, collectives the upper: overlap shows as stacked bars.
+    const half = (LANE - 6) / 2;
+    const y = e.rank * LANE + 3 + (e.kind === 'compute' ? half + 1 : 0);
     const w = Math.max(2, x(e.end) - x(e.start));
-    const desc = `rank ${e.rank}: ${e.kind}${e.algorithm ? ` (${e.algorithm}${e.step !== undefined ? `, step ${e.step}` : ''})` : ''}${e.peer !== undefined ? ` with rank ${e.peer}` : ''}, ${fmtBytes(e.bytes)}, ${fmtMs(e.end - e.start)}`;
-    const bar = el('rect', { x: x(e.start), y, width: w, height: LANE - 6, rx: 2, class: `pg-bar kind-${e.kind}`, tabindex: 0 });
+    const bytes = e.kind === 'compute' ? '' : `, ${fmtBytes(e.bytes)}`;
+    const desc = `rank ${e.rank}: ${e.kind === 'compute' ? `compute${e.label ? ` (${e.label})` : ''}` : e.kind}${e.algorithm ? ` (${e.algorithm}${e.step !== undefined ? `, step ${e.step}` : ''})` : ''}${e.peer !== undefined ? ` with rank ${e.peer}` : ''}${bytes}, ${fmtMs(e.end - e.start)}`;
+    const bar = el('rect', { x: x(e.start), y, width: w, height: half, rx: 2, class: `pg-bar kind-${e.kind}`, ...(focusable ? { tabindex: 0 } : {}) });
     bar.setAttribute('aria-label', desc);
     const title = el('title', {});
     title.textContent = desc;

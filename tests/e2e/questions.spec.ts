@@ -1,0 +1,160 @@
+import { test, expect } from '@playwright/test';
+
+test.describe('interview questions', () => {
+  test('numeric exercise: wrong unit, then wrong value, then right; the model answer unlocks', async ({ page }) => {
+    await page.goto('/questions/gradient-bytes-per-step/');
+    const ex = page.locator('[data-exercise="numeric"]').first();
+    await expect(page.locator('[data-model-answer]')).toBeHidden();
+    await ex.getByRole('textbox').fill('');
+    await ex.getByRole('button', { name: 'Check' }).click();
+    await expect(ex.locator('[data-feedback]')).toContainText('Type an answer');
+    await ex.getByRole('textbox').fill('14 ms');
+    await ex.getByRole('button', { name: 'Check' }).click();
+    await expect(ex.locator('[data-feedback]')).toContainText('a time');
+    await ex.getByRole('textbox').fill('112 Gb');
+    await ex.getByRole('textbox').press('Enter');
+    await expect(ex.locator('[data-feedback]')).toContainText('factor of 8');
+    await ex.getByRole('textbox').fill('28 GB');
+    await ex.getByRole('button', { name: 'Check' }).click();
+    await expect(ex.locator('[data-feedback]')).toContainText('factor of 2');
+    await ex.getByRole('textbox').fill('1.4e10 bytes');
+    await ex.getByRole('button', { name: 'Check' }).click();
+    await expect(ex.locator('[data-feedback]')).toHaveText('Correct.');
+    await expect(ex.locator('[data-explanation]')).toBeVisible();
+    await expect(page.locator('[data-model-answer]')).toBeVisible();
+    await expect(page.locator('[data-status-badge]')).toHaveText('attempted');
+  });
+
+  test('multiple choice explains every option, and solving all exercises marks the card solved', async ({ page }) => {
+    await page.goto('/questions/gradient-bytes-per-step/');
+    await page.locator('[data-exercise="numeric"] input').fill('14000 MB');
+    await page.locator('[data-exercise="numeric"]').getByRole('button', { name: 'Check' }).click();
+    const mc = page.locator('[data-exercise="choice"]');
+    await mc.getByRole('button', { name: 'Check' }).click();
+    await expect(mc.locator('[data-feedback]')).toContainText('Choose an option first');
+    await mc.getByLabel('The bytes each rank sends').check();
+    await mc.getByRole('button', { name: 'Check' }).click();
+    await expect(mc.locator('[data-feedback]')).toContainText('Not quite');
+    await expect(mc.locator('[data-option-explanation]').first()).toBeVisible();
+    await expect(mc.locator('[data-option-explanation]')).toHaveCount(4);
+    await mc.getByLabel('The bytes each rank sends').uncheck();
+    for (const label of ['The number of communication steps', 'The latency term of the α–β cost model', 'The total bytes moved by all ranks together']) await mc.getByLabel(label).check();
+    await mc.getByRole('button', { name: 'Check' }).click();
+    await expect(mc.locator('[data-feedback]')).toContainText('Correct');
+    await expect(page.locator('[data-status-badge]')).toHaveText('solved');
+    // Progress survives a reload and shows on the index and at the chapter's end.
+    await page.reload();
+    await expect(page.locator('[data-status-badge]')).toHaveText('solved');
+    await page.goto('/questions/');
+    await expect(page.locator('[data-card="gradient-bytes-per-step"] .status-badge')).toHaveText('solved');
+    await page.goto('/chapters/what-is-data-parallelism/');
+    await expect(page.locator('chapter-questions [data-card="gradient-bytes-per-step"] .status-badge')).toHaveText('solved');
+  });
+
+  test('code exercise: the starter fails its checks across ranks, the solution passes', async ({ page }) => {
+    await page.goto('/questions/code-ring-all-reduce/');
+    const ex = page.locator('[data-exercise="code"]');
+    await ex.getByRole('button', { name: 'Run' }).click();
+    await expect(ex.locator('[data-feedback]')).toContainText('failed', { timeout: 60_000 });
+    await expect(ex.locator('[data-failures] li').first()).toContainText(/^rank \d: size \d+/);
+    // Paste the revealed solution into the editor and run again.
+    await ex.locator('details.solution summary').click();
+    const solution = (await ex.locator('details.solution pre').innerText());
+    await ex.locator('.monaco-editor .view-lines').click();
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.press('Delete');
+    await page.keyboard.insertText(solution);
+    await ex.getByRole('button', { name: 'Run' }).click();
+    await expect(ex.locator('[data-feedback]')).toHaveText('All checks passed on every rank.', { timeout: 60_000 });
+    await expect(page.locator('[data-status-badge]')).toHaveText('solved');
+  });
+
+  test('code that never ends gets a clear message and the card stays usable', async ({ page }) => {
+    await page.goto('/questions/code-average-gradients/');
+    const ex = page.locator('[data-exercise="code"]');
+    await ex.locator('[data-listing]').click();
+    await expect(ex.locator('.monaco-editor')).toBeVisible({ timeout: 30_000 });
+    await ex.locator('.monaco-editor .view-lines').click();
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.insertText("console.log('looping');\nwhile (true) {}\n");
+    await ex.getByRole('button', { name: 'Run' }).click();
+    await expect(ex.locator('[data-rank="0"]')).toContainText('looping', { timeout: 30_000 });
+    await ex.getByRole('button', { name: 'Stop' }).click();
+    await expect(ex.locator('[data-feedback]')).toContainText('stopped');
+    await page.locator('[data-free-answer]').fill('Weight each gradient by its share of the rows before summing.');
+    await page.getByRole('button', { name: 'Compare with a good answer' }).click();
+    await expect(page.locator('[data-cover]')).toBeVisible();
+  });
+
+  test('free-form answer: write, tick the must-mention points, see the model answer', async ({ page }) => {
+    await page.goto('/questions/code-average-gradients/');
+    await page.getByRole('button', { name: 'Compare with a good answer' }).click();
+    await expect(page.locator('[data-free-feedback]')).toContainText('Write at least');
+    await expect(page.locator('[data-cover]')).toBeHidden();
+    await page.locator('[data-free-answer]').fill('Weight each rank gradient by its number of rows over the total, then sum with an all-reduce.');
+    await page.getByRole('button', { name: 'Compare with a good answer' }).click();
+    const boxes = page.locator('[data-must-mention]');
+    for (let i = 0; i < (await boxes.count()); i++) await boxes.nth(i).check();
+    await expect(page.locator('[data-checklist-feedback]')).toContainText('3 of 3');
+    await expect(page.locator('[data-model-answer]')).toBeVisible();
+  });
+
+  test('practice mode serves an unsolved card, and filters narrow the list', async ({ page }) => {
+    await page.goto('/questions/');
+    const total = await page.locator('[data-card]').count();
+    expect(total).toBeGreaterThanOrEqual(3);
+    await page.getByLabel('Difficulty').selectOption('4');
+    await expect(page.locator('[data-card]:visible')).not.toHaveCount(total);
+    await expect(page.locator('[data-summary]')).toContainText('Showing');
+    await page.getByLabel('Difficulty').selectOption('');
+    // Solve one card, then practice must not serve it.
+    await page.goto('/questions/gradient-bytes-per-step/');
+    await page.evaluate(() => localStorage.setItem('ranks:question-progress', JSON.stringify({ version: 1, cards: { 'gradient-bytes-per-step': { status: 'solved', at: '2026-01-01' } } })));
+    await page.goto('/questions/');
+    await page.getByRole('button', { name: /Practise/ }).click();
+    await expect(page).toHaveURL(/\/questions\/[\w-]+\/\?practice/);
+    expect(page.url()).not.toContain('gradient-bytes-per-step');
+    await expect(page.locator('[data-status-badge]')).toHaveText('not tried');
+    await expect(page.locator('[data-practice-next]')).toBeVisible();
+  });
+
+  test('progress can be exported, reset and imported again; a bad file gets a clear message', async ({ page }) => {
+    await page.goto('/questions/');
+    await page.evaluate(() => localStorage.setItem('ranks:question-progress', JSON.stringify({ version: 1, cards: { 'code-ring-all-reduce': { status: 'solved', at: '2026-01-01' } } })));
+    await page.reload();
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export progress' }).click();
+    const file = await (await download).path();
+    page.once('dialog', (d) => d.accept());
+    await page.getByRole('button', { name: 'Reset progress' }).click();
+    await expect(page.locator('[data-card="code-ring-all-reduce"] .status-badge')).toHaveText('not tried');
+    await page.locator('[data-import]').setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"hello": 1}') });
+    await expect(page.locator('[data-progress-message]')).toContainText('not a Ranks progress export');
+    await page.locator('[data-import]').setInputFiles(file!);
+    await expect(page.locator('[data-progress-message]')).toContainText('Imported progress for 1 question');
+    await expect(page.locator('[data-card="code-ring-all-reduce"] .status-badge')).toHaveText('solved');
+  });
+
+  test('keyboard only: a numeric exercise can be reached, answered and checked', async ({ page }) => {
+    await page.goto('/questions/gradient-bytes-per-step/');
+    const input = page.locator('[data-exercise="numeric"] input');
+    for (let i = 0; i < 40 && !(await input.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
+    await expect(input).toBeFocused();
+    await page.keyboard.type('14 GB');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await expect(page.locator('[data-exercise="numeric"] [data-feedback]')).toHaveText('Correct.');
+  });
+
+  test('question pages pass axe in light and dark themes', async ({ page }) => {
+    const { default: AxeBuilder } = await import('@axe-core/playwright');
+    for (const theme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: theme });
+      for (const path of ['/questions/', '/questions/gradient-bytes-per-step/', '/questions/code-ring-all-reduce/']) {
+        await page.goto(path);
+        const results = await new AxeBuilder({ page }).analyze();
+        expect(results.violations.map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`), `${theme} ${path}`).toEqual([]);
+      }
+    }
+  });
+});

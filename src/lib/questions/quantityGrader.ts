@@ -39,11 +39,11 @@ add(['trillion'], 'count', 1e12);
 /** Case matters only to tell bits from bytes: "Gb" and "Mb" are gigabits and megabits, as on network specs. */
 function lookUp(raw: string): Unit | undefined {
   const u = raw.trim().replace(/\s+/g, '');
-  if (/^[kKmMgGtTpP]b(\/s|ps)?$/.test(u)) {
+  if (/^[KMGTP]b(\/s|ps)?$/.test(u)) {
     const f = ({ k: 1e3, m: 1e6, g: 1e9, t: 1e12, p: 1e15 } as Record<string, number>)[u[0]!.toLowerCase()]!;
     return { dimension: u.endsWith('/s') || u.endsWith('ps') ? 'bits/s' : 'bits', factor: f };
   }
-  if (u === 'b') return undefined; // a lone lower-case b is ambiguous (bit or byte): ask for a clearer unit
+  if (u === 'b' || /^[kmgtp]b(\/s|ps)?$/.test(u)) return undefined; // lower-case b could be bits or bytes: ask for a clearer unit
   return UNITS[u.toLowerCase()];
 }
 
@@ -61,6 +61,7 @@ const SUFFIX: Record<string, number> = { k: 1e3, m: 1e6, b: 1e9, t: 1e12 };
 export function parseQuantity(input: string, expectedDimension?: Dimension): Quantity {
   const text = input.trim().replace(/(\d)[\s\u202f\u00a0](?=\d{3}\b)/g, '$1');
   if (!text) throw new Error('Type an answer first, a number with its unit (for example "14 GB").');
+  if (/\d,(\d{1,2}|\d{4,})(?!\d)/.test(text)) throw new Error(`"${input}" looks like it uses a decimal comma: write decimals with a dot, like "1.5 GB".`);
   const m = NUMBER.exec(text);
   if (!m) throw new Error(`"${input}" does not start with a number. Write it like "14 GB", "1.4e10 bytes" or "2.5 ms".`);
   let value = Number(m[1]!.replace(/[,_]/g, ''));
@@ -74,7 +75,10 @@ export function parseQuantity(input: string, expectedDimension?: Dimension): Qua
   }
   if (!Number.isFinite(value)) throw new Error(`"${input}" is not a finite number.`);
   const unit = lookUp(unitText);
-  if (!unit) throw new Error(unitText === 'b' ? '"b" could be bits or bytes: write "B" or "bytes" for bytes, "bit" for bits.' : `I don't know the unit "${unitText}". Try B, kB, MB, GB, GiB, s, ms, µs, GB/s or a plain number.`);
+  if (!unit) {
+    if (/^[kmgtp]?b(\/s|ps)?$/.test(unitText)) throw new Error(`"${unitText}" could be bits or bytes: write ${unitText.toUpperCase().replace('PS', '/s')} for bytes, or ${unitText.replace(/b/, 'bit')} for bits.`);
+    throw new Error(`I don't know the unit "${unitText}". Try B, kB, MB, GB, GiB, s, ms, µs, GB/s or a plain number.`);
+  }
   return { value, dimension: unit.dimension, base: value * unit.factor };
 }
 
@@ -86,7 +90,7 @@ export type Verdict =
 
 /** Compares an answer with `value unit`, within relative `tolerance`. */
 export function gradeQuantity(answer: string, value: number, unit: string, tolerance: number): Verdict {
-  const expected = parseQuantity(`${value} ${unit}`, 'count');
+  const expected = parseQuantity(`${value} ${unit}`);
   let got: Quantity;
   try {
     got = parseQuantity(answer, expected.dimension);

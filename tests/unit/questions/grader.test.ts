@@ -20,6 +20,14 @@ describe('gradeQuantity', () => {
     expect(gradeQuantity('28 GB', 14, 'GB', 0.02).message).toContain('factor of 2');
     expect(gradeQuantity('14 MB', 14, 'GB', 0.02).message).toContain('prefix');
   });
+  it('grades answers in bytes when the card says B', () => {
+    for (const a of ['512 B', '512 bytes', '0.512 kB', '0.5 KiB']) expect(gradeQuantity(a, 512, 'B', 0.03), a).toMatchObject({ status: 'correct' });
+  });
+  it('asks instead of guessing when a lower-case unit could be bits or bytes, and rejects decimal commas', () => {
+    expect(gradeQuantity('14 gb', 14, 'GB', 0.02)).toMatchObject({ status: 'invalid', message: expect.stringContaining('GB for bytes') });
+    expect(gradeQuantity('1,5 GB', 1.5, 'GB', 0.02)).toMatchObject({ status: 'invalid', message: expect.stringContaining('decimal comma') });
+    expect(gradeQuantity('1,500 MB', 1.5, 'GB', 0.02).status).toBe('correct');
+  });
   it('handles times, bandwidths, ratios and counts', () => {
     expect(gradeQuantity('2500 us', 2.5, 'ms', 0.01).status).toBe('correct');
     expect(gradeQuantity('2.5e-3 s', 2.5, 'ms', 0.01).status).toBe('correct');

@@ -21,7 +21,7 @@ let typingsLoaded: Promise<void> | undefined;
 function loadTypings(): Promise<void> {
   typingsLoaded ??= import('virtual:ranks-editor-types').then(({ default: files }) => {
     typescriptDefaults.setCompilerOptions({
-      target: ScriptTarget.ES2022, module: ModuleKind.ESNext, moduleResolution: ModuleResolutionKind.NodeJs,
+      target: ScriptTarget.ES2020, module: ModuleKind.ESNext, moduleResolution: ModuleResolutionKind.NodeJs,
       strict: true, noEmit: true, allowNonTsExtensions: true, skipLibCheck: true, lib: ['es2022', 'dom'],
     });
     typescriptDefaults.setExtraLibs(Object.entries(files as Record<string, string>).map(([filePath, content]) => ({ filePath, content })));

@@ -69,6 +69,25 @@ test.describe('interview questions', () => {
     await expect(page.locator('[data-status-badge]')).toHaveText('solved');
   });
 
+  for (const id of ['code-average-gradients', 'code-bucket-gradients', 'code-manual-ddp']) {
+    test(`${id}: the starter fails with a per-rank reason, the revealed solution passes in the browser`, async ({ page }) => {
+      await page.goto(`/questions/${id}/`);
+      const ex = page.locator('[data-exercise="code"]');
+      await ex.getByRole('button', { name: 'Run' }).click();
+      await expect(ex.locator('[data-feedback]')).toContainText('failed', { timeout: 60_000 });
+      await expect(ex.locator('[data-failures] li').first()).toContainText(/^rank \d: /);
+      await ex.locator('details.solution summary').click();
+      const solution = await ex.locator('details.solution pre').innerText();
+      await ex.locator('.monaco-editor .view-lines').click();
+      await page.keyboard.press('ControlOrMeta+A');
+      await page.keyboard.press('Delete');
+      await page.keyboard.insertText(solution);
+      await ex.getByRole('button', { name: 'Run' }).click();
+      await expect(ex.locator('[data-feedback]')).toHaveText('All checks passed on every rank.', { timeout: 60_000 });
+      await expect(page.locator('[data-status-badge]')).toHaveText('solved');
+    });
+  }
+
   test('code that never ends gets a clear message and the card stays usable', async ({ page }) => {
     await page.goto('/questions/code-average-gradients/');
     const ex = page.locator('[data-exercise="code"]');
@@ -155,6 +174,71 @@ test.describe('interview questions', () => {
         const results = await new AxeBuilder({ page }).analyze();
         expect(results.violations.map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`), `${theme} ${path}`).toEqual([]);
       }
+    }
+  });
+  test('every card in the list has a page that renders its question with the model answer hidden', async ({ page }) => {
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto('/questions/');
+    const hrefs = await page.locator('[data-card] > a').evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).getAttribute('href')!));
+    expect(hrefs.length).toBeGreaterThanOrEqual(24);
+    for (const href of hrefs) {
+      await page.goto(href);
+      await expect(page.locator('question-card h1'), href).not.toBeEmpty();
+      await expect(page.locator('[data-model-answer]'), href).toBeHidden();
+      await expect(page.locator('[data-status-badge]'), href).toHaveText('not tried');
+      await expect(page.locator('.katex-error'), `${href} has a formula KaTeX cannot parse`).toHaveCount(0);
+    }
+    expect(errors).toEqual([]);
+  });
+
+  test('keyboard only: a choice exercise, the free-form answer and the reveal button are all reachable', async ({ page }) => {
+    await page.goto('/questions/zero-stages/');
+    const focusOn = async (locator: import('@playwright/test').Locator) => {
+      for (let i = 0; i < 60 && !(await locator.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
+      await expect(locator).toBeFocused();
+    };
+    const mc = page.locator('[data-exercise="choice"]');
+    for (const label of ['Each rank keeps and updates only 1/N of the optimizer state', 'After the step the updated parameters are all-gathered', 'The gradients can be reduce-scattered instead of all-reduced']) {
+      await focusOn(mc.getByLabel(label));
+      await page.keyboard.press('Space');
+    }
+    await focusOn(mc.getByRole('button', { name: 'Check' }));
+    await page.keyboard.press('Enter');
+    await expect(mc.locator('[data-feedback]')).toContainText('Correct');
+    await expect(page.locator('[data-status-badge]')).toHaveText('solved');
+    await page.goto('/questions/fsdp-units-prefetch/');
+    await focusOn(page.getByRole('button', { name: 'Reveal it now' }));
+    await page.keyboard.press('Enter');
+    await expect(page.locator('[data-model-answer]')).toBeVisible();
+    await focusOn(page.locator('[data-free-answer]'));
+    await page.keyboard.type('FSDP gathers one unit at a time and prefetches the next one while the current one computes.');
+    await focusOn(page.getByRole('button', { name: 'Compare with a good answer' }));
+    await page.keyboard.press('Enter');
+    await focusOn(page.locator('[data-must-mention]').first());
+    await page.keyboard.press('Space');
+    await expect(page.locator('[data-checklist-feedback]')).toContainText('1 of 4');
+  });
+
+  test('the end of each chapter lists its questions with progress, and passes axe in both themes', async ({ page }) => {
+    const { default: AxeBuilder } = await import('@axe-core/playwright');
+    await page.goto('/chapters/inside-ddp/');
+    await page.evaluate(() => localStorage.setItem('ranks:question-progress', JSON.stringify({ version: 1, cards: { 'ddp-bucketing': { status: 'solved', at: '2026-01-01' }, 'no-sync-accumulation': { status: 'attempted', at: '2026-01-01' } } })));
+    await page.reload();
+    const block = page.locator('chapter-questions');
+    await expect(block.locator('[data-card]')).toHaveCount(7);
+    await expect(block.locator('[data-progress-line]')).toHaveText('1 of 7 solved.');
+    await expect(block.locator('[data-card="no-sync-accumulation"] .status-badge')).toHaveText('attempted');
+    for (const theme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: theme });
+      for (const path of ['/questions/zero-stages/', '/questions/zero-70b-memory/']) {
+        await page.goto(path);
+        const results = await new AxeBuilder({ page }).analyze();
+        expect(results.violations.map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`), `${theme} ${path}`).toEqual([]);
+      }
+      await page.goto('/chapters/inside-ddp/');
+      const block = await new AxeBuilder({ page }).include('chapter-questions').analyze();
+      expect(block.violations.map((v) => v.id), `${theme} chapter block`).toEqual([]);
     }
   });
 });

@@ -1,3 +1,4 @@
+// @ts-nocheck -- a fragment appended to the reader's program: dist, tf and the function under test come from it.
 // Hidden checks: unequal shards (rank r gets r + 2 rows), compared with one device on all rows.
 {
   const n = dist.worldSize;

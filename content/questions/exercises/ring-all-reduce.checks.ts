@@ -1,3 +1,4 @@
+// @ts-nocheck -- a fragment appended to the reader's program: dist, tf and the function under test come from it.
 // Hidden checks: compare ringAllReduce with dist.allReduce on sizes that do and do not divide evenly.
 for (const size of [1, 7, 64, 1001]) {
   const x = tf.tensor1d(Array.from({ length: size }, (_, i) => ((i * 31 + dist.rank * 17) % 13) - 6));

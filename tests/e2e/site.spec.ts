@@ -101,6 +101,7 @@ test('every page is cross-origin isolated and makes no failed or third-party req
     const res = await page.goto(path, { waitUntil: 'networkidle' });
     expect(res?.status(), path).toBe(200);
     expect(await page.evaluate(() => crossOriginIsolated), path).toBe(true);
+    expect(await page.title(), path).not.toMatch(/Ranks.*Ranks/);
     expect(await page.evaluate(() => typeof SharedArrayBuffer), path).toBe('function');
     page.off('request', onRequest);
     page.off('requestfailed', onFailed);

@@ -1,0 +1,210 @@
+/**
+ * How long NCCL takes for one collective on a cluster shape: for every algorithm and protocol NCCL
+ * would consider, time = latency (a base plus one hop latency per step) + bytes / algorithm
+ * bandwidth, and the fastest wins, as in ncclTopoGetAlgoTime. Bandwidths come from the topology:
+ * rings stay on NVLink inside a node and leave it through every NIC of the node (rails); trees
+ * chain the GPUs of a node and join nodes by a double binary tree; NVLS reduces in the NVSwitch.
+ */
+import {
+  BASE_LATENCY_US,
+  HOP_LATENCY_US,
+  LL_MAX_BW_MULTI_NODE_INTEL,
+  LL_MAX_BW_ONE_NODE,
+  NET_OVERHEAD_US,
+  PROTOCOLS,
+  PROTOCOL_FACTORS,
+  RING_PLATEAU_FACTOR,
+  TREE_CORRECTION,
+  type Protocol,
+} from './nccl-constants.ts';
+import { intraNodeBandwidth, nodeNetworkBandwidth, worldSize, type ClusterShape } from './cluster-shape.ts';
+
+export const COLLECTIVES = ['all-reduce', 'all-gather', 'reduce-scatter', 'broadcast'] as const;
+export type Collective = (typeof COLLECTIVES)[number];
+export const ALGORITHMS = ['ring', 'tree', 'nvls', 'nvls-tree'] as const;
+export type Algorithm = (typeof ALGORITHMS)[number];
+
+export interface CollectivePrediction {
+  collective: Collective | 'send-recv';
+  /** nccl-tests' size: the whole buffer (all-gather: the output, reduce-scatter: the input). */
+  bytes: number;
+  ranks: number;
+  seconds: number;
+  /** bytes / seconds, GB/s in nccl-tests' units (1e9 bytes/s). */
+  algbw: number;
+  /** algbw × nccl-tests' bus factor: 2(n−1)/n all-reduce, (n−1)/n all-gather/reduce-scatter, 1 broadcast. */
+  busbw: number;
+  algorithm: Algorithm | 'p2p';
+  protocol: Protocol;
+  latencySeconds: number;
+}
+
+export interface PredictOptions {
+  /** Force one algorithm, like NCCL_ALGO; throws if it cannot run this collective here. */
+  algorithm?: Algorithm;
+  /** Force one protocol, like NCCL_PROTO. */
+  protocol?: Protocol;
+}
+
+/** nccl-tests doc/PERFORMANCE.md: busbw = algbw × this. */
+export function busBandwidthFactor(collective: Collective | 'send-recv', ranks: number): number {
+  if (ranks <= 1) return 0;
+  if (collective === 'all-reduce') return (2 * (ranks - 1)) / ranks;
+  if (collective === 'all-gather' || collective === 'reduce-scatter') return (ranks - 1) / ranks;
+  return 1;
+}
+
+interface Candidate {
+  algorithm: Algorithm;
+  protocol: Protocol;
+  latencyUs: number;
+  /** Algorithm bandwidth in bytes/s. */
+  algBandwidth: number;
+}
+
+const log2i = (n: number) => Math.floor(Math.log2(n));
+
+function llMaxBandwidth(c: ClusterShape): number {
+  if (c.nodes > 1) return (c.nodes === 2 ? LL_MAX_BW_MULTI_NODE_INTEL.twoNodes : LL_MAX_BW_MULTI_NODE_INTEL.moreNodes) * 1e9;
+  const f = c.preset.fabric;
+  const arch = f.kind === 'nvlink' ? ({ 3: 'ampere', 4: 'hopper', 5: 'blackwell' } as const)[f.generation as 3 | 4 | 5] ?? 'volta' : 'volta';
+  return LL_MAX_BW_ONE_NODE[arch] * 1e9;
+}
+
+const intraHop = (c: ClusterShape) => (c.preset.fabric.kind === 'nvlink' ? HOP_LATENCY_US.nvlink : HOP_LATENCY_US.pci);
+/** NCCL enables LL128 only where every hop inside a node is NVLink. */
+const protocolAllowed = (c: ClusterShape, p: Protocol) => p !== 'LL128' || c.preset.fabric.kind === 'nvlink';
+
+/** Bus bandwidth a ring sustains (Simple): NVLink per GPU inside a node, every NIC of a node across nodes. */
+export function ringBusBandwidth(c: ClusterShape): number {
+  const intra = intraNodeBandwidth(c);
+  return c.nodes === 1 ? intra : Math.min(intra, nodeNetworkBandwidth(c));
+}
+
+function protocolBus(c: ClusterShape, p: Protocol, bus: number): number {
+  if (p === 'LL') return Math.min(llMaxBandwidth(c), bus * PROTOCOL_FACTORS.ringLL);
+  if (p === 'LL128') return bus * PROTOCOL_FACTORS.ringLL128;
+  return bus;
+}
+
+function ringCandidate(c: ClusterShape, collective: Collective, p: Protocol): Candidate {
+  const n = worldSize(c);
+  const N = c.nodes;
+  const ppn = c.gpusPerNode;
+  const base = BASE_LATENCY_US.ring[p];
+  const netLat = ppn === 1 ? HOP_LATENCY_US.net.tree[p] : HOP_LATENCY_US.net.ring[p];
+  const bus = protocolBus(c, p, ringBusBandwidth(c));
+  if (collective === 'broadcast') {
+    // A pipelined chain: NCCL adds one hop latency when every channel follows the same ring.
+    const hop = N > 1 ? HOP_LATENCY_US.net.ring[p] : intraHop(c).ring[p];
+    return { algorithm: 'ring', protocol: p, latencyUs: base + hop, algBandwidth: bus };
+  }
+  const steps = collective === 'all-reduce' ? 2 * (n - 1) : n - 1;
+  const interSteps = N === 1 ? 0 : collective === 'all-reduce' ? 2 * (N - 1) : N - 1;
+  const overhead = N > 1 ? NET_OVERHEAD_US * (p === 'Simple' ? 3 : 1) : 0;
+  const intraLat = Math.max(intraHop(c).ring[p], overhead);
+  let latencyUs = base + (steps - interSteps) * intraLat + interSteps * netLat;
+  if (collective === 'all-reduce' && N > 1 && p === 'Simple') latencyUs *= RING_PLATEAU_FACTOR;
+  return { algorithm: 'ring', protocol: p, latencyUs, algBandwidth: bus / busBandwidthFactor(collective, n) };
+}
+
+/** NCCL's tree all-reduce: a chain inside each node, a double binary tree across nodes. */
+function treeCandidate(c: ClusterShape, p: Protocol, bytes: number): Candidate {
+  const N = c.nodes;
+  // Each GPU of a chain sends the buffer up and down; across nodes a node sends it once (2 nodes) or twice.
+  const intraAlg = intraNodeBandwidth(c) / 2;
+  const interAlg = N === 1 ? Infinity : N === 2 ? nodeNetworkBandwidth(c) : nodeNetworkBandwidth(c) / 2;
+  let bus = 2 * Math.min(intraAlg, interAlg) * PROTOCOL_FACTORS.treeAllReduce;
+  if (p === 'LL') bus = Math.min(bus * PROTOCOL_FACTORS.treeLL, llMaxBandwidth(c));
+  if (p === 'LL128') bus *= N === 1 ? PROTOCOL_FACTORS.treeLL128OneNode : PROTOCOL_FACTORS.treeLL128MultiNode;
+  const logSize = log2i(Math.max(1, Math.floor(bytes / 64)));
+  const correction = bytes >= 64 ? TREE_CORRECTION[p][logSize] ?? 1 : 1;
+  const latencyUs = BASE_LATENCY_US.tree[p] + 2 * ((c.gpusPerNode - 1) * intraHop(c).tree[p] + log2i(N) * HOP_LATENCY_US.net.tree[p]);
+  return { algorithm: 'tree', protocol: p, latencyUs, algBandwidth: (bus / 2) * correction };
+}
+
+/** NVLink SHARP: every GPU's link carries the buffer about once each way, at NCCL's NVLS efficiency. */
+function nvlsCandidate(c: ClusterShape, collective: Collective): Candidate | undefined {
+  const f = c.preset.fabric;
+  if (f.kind !== 'nvlink' || !f.nvls || c.gpusPerNode < 2 || collective === 'broadcast') return undefined;
+  const n = worldSize(c);
+  const intra = intraNodeBandwidth(c) * f.nvlsEfficiency.value;
+  if (c.nodes === 1) {
+    const alg = collective === 'all-reduce' ? intra : intra / busBandwidthFactor(collective, n);
+    return { algorithm: 'nvls', protocol: 'Simple', latencyUs: HOP_LATENCY_US.nvlink.nvls.Simple, algBandwidth: alg };
+  }
+  // Across nodes NCCL runs NVLS inside a node and a tree between nodes, all-reduce only.
+  if (collective !== 'all-reduce') return undefined;
+  const inter = c.nodes === 2 ? nodeNetworkBandwidth(c) : nodeNetworkBandwidth(c) / 2;
+  const latencyUs = HOP_LATENCY_US.nvlink.nvlsTree.Simple + 2 * log2i(c.nodes) * HOP_LATENCY_US.net.nvlsTree.Simple;
+  return { algorithm: 'nvls-tree', protocol: 'Simple', latencyUs, algBandwidth: Math.min(intra, inter) };
+}
+
+function candidates(c: ClusterShape, collective: Collective, bytes: number): Candidate[] {
+  const out: Candidate[] = [];
+  for (const p of PROTOCOLS) {
+    if (!protocolAllowed(c, p)) continue;
+    out.push(ringCandidate(c, collective, p));
+    if (collective === 'all-reduce') out.push(treeCandidate(c, p, bytes));
+  }
+  const nvls = nvlsCandidate(c, collective);
+  if (nvls) out.push(nvls);
+  return out;
+}
+
+const timeUs = (k: Candidate, bytes: number) => k.latencyUs + (bytes / k.algBandwidth) * 1e6;
+
+/**
+ * The model's time for one collective of `bytes` (nccl-tests' size) over every rank of the shape.
+ *
+ * @example predictCollective(clusterShape('h100-ndr', 8, 8), 'all-reduce', 14e9).seconds
+ */
+export function predictCollective(c: ClusterShape, collective: Collective, bytes: number, opts: PredictOptions = {}): CollectivePrediction {
+  if (!(bytes >= 0) || !Number.isFinite(bytes)) throw new RangeError(`bytes must be a finite number ≥ 0, got ${bytes}`);
+  const n = worldSize(c);
+  if (n === 1 || bytes === 0) {
+    return { collective, bytes, ranks: n, seconds: 0, algbw: 0, busbw: 0, algorithm: 'ring', protocol: 'Simple', latencySeconds: 0 };
+  }
+  let pool = candidates(c, collective, bytes);
+  if (opts.algorithm) pool = pool.filter((k) => k.algorithm === opts.algorithm);
+  if (opts.protocol) pool = pool.filter((k) => k.protocol === opts.protocol);
+  if (pool.length === 0) {
+    throw new RangeError(`NCCL has no ${opts.algorithm ?? ''}${opts.protocol ? `/${opts.protocol}` : ''} ${collective} on ${c.preset.id} with ${c.nodes} node(s) × ${c.gpusPerNode} GPU(s)`);
+  }
+  const best = pool.reduce((a, b) => (timeUs(b, bytes) < timeUs(a, bytes) ? b : a));
+  const seconds = timeUs(best, bytes) * 1e-6;
+  const algbw = bytes / seconds / 1e9;
+  return {
+    collective,
+    bytes,
+    ranks: n,
+    seconds,
+    algbw,
+    busbw: algbw * busBandwidthFactor(collective, n),
+    algorithm: best.algorithm,
+    protocol: best.protocol,
+    latencySeconds: best.latencyUs * 1e-6,
+  };
+}
+
+/**
+ * One send/recv between two ranks: one hop (NVLink or PCIe inside a node, one NIC across nodes),
+ * charged as a single ring step. NCCL's tuner has no send/recv model; this is the book's.
+ */
+export function predictSendRecv(c: ClusterShape, fromRank: number, toRank: number, bytes: number): CollectivePrediction {
+  const n = worldSize(c);
+  for (const r of [fromRank, toRank]) if (!Number.isInteger(r) || r < 0 || r >= n) throw new RangeError(`rank ${r} is outside a world of ${n}`);
+  const sameNode = Math.floor(fromRank / c.gpusPerNode) === Math.floor(toRank / c.gpusPerNode);
+  const link = sameNode ? intraNodeBandwidth(c) : c.preset.network.nicBandwidth.value;
+  const hop = sameNode ? intraHop(c).ring : HOP_LATENCY_US.net.ring;
+  const options = (['LL', 'Simple'] as const).map((p) => ({
+    protocol: p,
+    latencyUs: BASE_LATENCY_US.ring[p] + hop[p],
+    bw: p === 'LL' ? link * PROTOCOL_FACTORS.ringLL : link,
+  }));
+  const t = (o: (typeof options)[number]) => o.latencyUs + (bytes / o.bw) * 1e6;
+  const best = fromRank === toRank || bytes === 0 ? undefined : options.reduce((a, b) => (t(b) < t(a) ? b : a));
+  const seconds = best ? t(best) * 1e-6 : 0;
+  const algbw = seconds > 0 ? bytes / seconds / 1e9 : 0;
+  return { collective: 'send-recv', bytes, ranks: 2, seconds, algbw, busbw: algbw, algorithm: 'p2p', protocol: best?.protocol ?? 'Simple', latencySeconds: best ? best.latencyUs * 1e-6 : 0 };
+}

@@ -1,0 +1,246 @@
+/**
+ * Cluster presets as cited data: the one place the book's hardware numbers live. Every number
+ * carries the URL it was read from; bandwidths are bytes per second, one direction, unless named.
+ */
+
+/** A number and where it was published. */
+export interface Cited<T = number> {
+  value: T;
+  source: string;
+}
+
+export interface GpuSpec {
+  name: string;
+  /** Dense (no 2:4 sparsity) bf16 tensor-core peak, FLOP/s. */
+  bf16Flops: Cited;
+  /** Non-tensor fp32 peak, FLOP/s. */
+  fp32Flops: Cited;
+  hbmBandwidth: Cited;
+  hbmBytes: Cited;
+}
+
+/** How the GPUs of one node talk to each other. */
+export type IntraNodeFabric =
+  | {
+      kind: 'nvlink';
+      generation: number;
+      linksPerGpu: number;
+      /** Line rate of one link, one direction, bytes/s (datasheet). */
+      linkBandwidth: Cited;
+      /** What NCCL's topology code assumes one link delivers (src/graph/topo.h *_NVLINK_BW). */
+      ncclLinkBandwidth: Cited;
+      /** NVLink SHARP: the NVSwitch reduces in the fabric (NCCL's NVLS algorithm). */
+      nvls: boolean;
+      /** NCCL's nvlsEfficiency for this GPU generation (src/graph/tuning.cc); 0 without NVLS. */
+      nvlsEfficiency: Cited;
+    }
+  | {
+      kind: 'pcie';
+      generation: number;
+      lanes: number;
+      /** GT/s per lane. */
+      transferRate: Cited;
+      /** NCCL's model of the link: width × speed code / 80 GB/s (src/graph/topo.cc kvDictPciGen). */
+      ncclBandwidth: Cited;
+    };
+
+export interface NetworkSpec {
+  name: string;
+  nicsPerNode: Cited;
+  /** Line rate of one NIC port, one direction, bytes/s; NCCL uses the same (topo.cc: mbps / 8000). */
+  nicBandwidth: Cited;
+}
+
+export interface ClusterPreset {
+  id: string;
+  description: string;
+  gpu: GpuSpec;
+  /** GPUs in one node of this system (the most the reader can choose per node). */
+  gpusPerNode: Cited;
+  fabric: IntraNodeFabric;
+  network: NetworkSpec;
+  /** Nodes the preset suggests when the reader has not chosen. */
+  defaultNodes: number;
+}
+
+const DATASHEET = {
+  a100: 'https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center/a100/pdf/nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf',
+  h100: 'https://resources.nvidia.com/en-us-tensor-core/nvidia-tensor-core-gpu-datasheet',
+  hgxB200: 'https://www.nvidia.com/en-us/data-center/hgx/',
+  dgxA100: 'https://images.nvidia.com/aem-dam/Solutions/Data-Center/nvidia-dgx-a100-datasheet.pdf',
+  dgxH100: 'https://resources.nvidia.com/en-us-dgx-systems/ai-enterprise-dgx',
+  dgxB200: 'https://resources.nvidia.com/en-us-dgx-systems/dgx-b200-datasheet',
+  ada: 'https://images.nvidia.com/aem-dam/Solutions/geforce/ada/nvidia-ada-gpu-architecture.pdf',
+  nvlink: 'https://www.nvidia.com/en-us/data-center/nvlink/',
+  pcie: 'https://pcisig.com/specifications (PCIe 3.0/4.0/5.0: 8/16/32 GT/s per lane, 128b/130b)',
+  ib: 'https://www.infinibandta.org/infiniband-roadmap/ (HDR 200 Gb/s, NDR 400 Gb/s per 4x port)',
+  ethernet: 'https://standards.ieee.org/ieee/802.3/ (100GBASE: 100 Gb/s)',
+  ncclTopoH: 'https://github.com/NVIDIA/nccl/blob/v2.30.7-1/src/graph/topo.h (SM80_NVLINK_BW 20.0, SM90_NVLINK_BW 20.6, SM100_NVLINK_BW 40.1 GB/s per link)',
+  ncclTopoCc: 'https://github.com/NVIDIA/nccl/blob/v2.30.7-1/src/graph/topo.cc (kvDictPciGen: "16.0 GT/s PCIe" → 120; bw = width * speed / 80.0; net bw = mbps / 8000.0)',
+  ncclNvlsEff: 'https://github.com/NVIDIA/nccl/blob/v2.30.7-1/src/graph/tuning.cc (nvlsEfficiency: Ampere 0, Hopper 0.85, Blackwell 0.74)',
+} as const;
+
+const GB = 1e9;
+const TFLOPS = 1e12;
+
+export const GPUS = {
+  a100: {
+    name: 'A100-SXM4-80GB',
+    bf16Flops: { value: 312 * TFLOPS, source: `${DATASHEET.a100} (BF16 Tensor Core 312 TFLOPS; 624 is with sparsity)` },
+    fp32Flops: { value: 19.5 * TFLOPS, source: `${DATASHEET.a100} (FP32 19.5 TFLOPS)` },
+    hbmBandwidth: { value: 2039 * GB, source: `${DATASHEET.a100} (A100 80GB SXM: 2,039 GB/s)` },
+    hbmBytes: { value: 80 * GB, source: `${DATASHEET.a100} (80GB HBM2e)` },
+  },
+  h100: {
+    name: 'H100-SXM5-80GB',
+    bf16Flops: { value: 989.4 * TFLOPS, source: `${DATASHEET.h100} (H100 SXM BF16 Tensor Core 1,979 TFLOPS with sparsity, so 989.4 dense)` },
+    fp32Flops: { value: 67 * TFLOPS, source: `${DATASHEET.h100} (H100 SXM FP32 67 TFLOPS)` },
+    hbmBandwidth: { value: 3350 * GB, source: `${DATASHEET.h100} (H100 SXM GPU memory bandwidth 3.35 TB/s)` },
+    hbmBytes: { value: 80 * GB, source: `${DATASHEET.h100} (H100 SXM 80GB)` },
+  },
+  b200: {
+    name: 'B200 (HGX B200)',
+    bf16Flops: { value: 2250 * TFLOPS, source: `${DATASHEET.hgxB200} (HGX B200, 8 GPUs: BF16 Tensor Core 36 PFLOPS with sparsity → 2.25 PFLOPS dense per GPU)` },
+    fp32Flops: { value: 75 * TFLOPS, source: `${DATASHEET.hgxB200} (HGX B200, 8 GPUs: FP32 600 TFLOPS → 75 per GPU)` },
+    hbmBandwidth: { value: 8000 * GB, source: `${DATASHEET.hgxB200} (HGX B200: 64 TB/s aggregate HBM3e bandwidth → 8 TB/s per GPU)` },
+    hbmBytes: { value: 180 * GB, source: `${DATASHEET.hgxB200} (HGX B200: 1.4 TB HBM3e across 8 GPUs, 180 GB each)` },
+  },
+  rtx4090: {
+    name: 'GeForce RTX 4090',
+    bf16Flops: { value: 165.2 * TFLOPS, source: `${DATASHEET.ada} (Appendix A, RTX 4090: Peak BF16 Tensor TFLOPS with FP32 Accumulate 165.2/330.4 (sparse))` },
+    fp32Flops: { value: 82.6 * TFLOPS, source: `${DATASHEET.ada} (Appendix A, RTX 4090: Peak FP32 TFLOPS 82.6)` },
+    hbmBandwidth: { value: 1008 * GB, source: `${DATASHEET.ada} (Appendix A, RTX 4090: memory bandwidth 1008 GB/sec, GDDR6X)` },
+    hbmBytes: { value: 24 * GB, source: `${DATASHEET.ada} (Appendix A, RTX 4090: 24 GB GDDR6X)` },
+  },
+} as const satisfies Record<string, GpuSpec>;
+
+const NVLINK_LINK_25GBS: Cited = { value: 25 * GB, source: `${DATASHEET.nvlink} (NVLink 3 and 4: 50 GB/s per link both directions, 25 GB/s each way)` };
+
+const FABRICS = {
+  nvlink3: {
+    kind: 'nvlink',
+    generation: 3,
+    linksPerGpu: 12,
+    linkBandwidth: NVLINK_LINK_25GBS,
+    ncclLinkBandwidth: { value: 20 * GB, source: DATASHEET.ncclTopoH },
+    nvls: false,
+    nvlsEfficiency: { value: 0, source: DATASHEET.ncclNvlsEff },
+  },
+  nvlink4: {
+    kind: 'nvlink',
+    generation: 4,
+    linksPerGpu: 18,
+    linkBandwidth: NVLINK_LINK_25GBS,
+    ncclLinkBandwidth: { value: 20.6 * GB, source: DATASHEET.ncclTopoH },
+    nvls: true,
+    nvlsEfficiency: { value: 0.85, source: DATASHEET.ncclNvlsEff },
+  },
+  nvlink5: {
+    kind: 'nvlink',
+    generation: 5,
+    linksPerGpu: 18,
+    linkBandwidth: { value: 50 * GB, source: `${DATASHEET.nvlink} (NVLink 5: 1.8 TB/s per GPU over 18 links, so 50 GB/s per link each way)` },
+    ncclLinkBandwidth: { value: 40.1 * GB, source: DATASHEET.ncclTopoH },
+    nvls: true,
+    nvlsEfficiency: { value: 0.74, source: DATASHEET.ncclNvlsEff },
+  },
+  pcie4x16: {
+    kind: 'pcie',
+    generation: 4,
+    lanes: 16,
+    transferRate: { value: 16e9, source: DATASHEET.pcie },
+    ncclBandwidth: { value: (16 * 120 / 80) * GB, source: DATASHEET.ncclTopoCc },
+  },
+} as const satisfies Record<string, IntraNodeFabric>;
+
+const gbit = (n: number) => (n * 1e9) / 8;
+
+export const CLUSTER_PRESETS = [
+  {
+    id: 'a100-hdr',
+    description: 'DGX A100: 8× A100-SXM4-80GB on NVLink 3 / NVSwitch, 8× HDR InfiniBand 200 Gb/s per node',
+    gpu: GPUS.a100,
+    gpusPerNode: { value: 8, source: DATASHEET.dgxA100 },
+    fabric: FABRICS.nvlink3,
+    network: {
+      name: 'HDR InfiniBand 200 Gb/s',
+      nicsPerNode: { value: 8, source: `${DATASHEET.dgxA100} (8x single-port Mellanox ConnectX-6 VPI 200Gb/s HDR InfiniBand)` },
+      nicBandwidth: { value: gbit(200), source: DATASHEET.ib },
+    },
+    defaultNodes: 1,
+  },
+  {
+    id: 'h100-ndr',
+    description: 'DGX H100: 8× H100-SXM5-80GB on NVLink 4 / NVSwitch with NVLink SHARP, 8× NDR InfiniBand 400 Gb/s per node',
+    gpu: GPUS.h100,
+    gpusPerNode: { value: 8, source: DATASHEET.dgxH100 },
+    fabric: FABRICS.nvlink4,
+    network: {
+      name: 'NDR InfiniBand 400 Gb/s',
+      nicsPerNode: { value: 8, source: `${DATASHEET.dgxH100} (8x NVIDIA ConnectX-7 400Gb/s InfiniBand/Ethernet in 4 OSFP ports)` },
+      nicBandwidth: { value: gbit(400), source: DATASHEET.ib },
+    },
+    defaultNodes: 1,
+  },
+  {
+    id: 'h100-ndr-no-nvls',
+    description: 'DGX H100 with NVLink SHARP off (NCCL_NVLS_ENABLE=0): rings on NVLink, 8× NDR 400 Gb/s per node',
+    gpu: GPUS.h100,
+    gpusPerNode: { value: 8, source: DATASHEET.dgxH100 },
+    fabric: { ...FABRICS.nvlink4, nvls: false },
+    network: {
+      name: 'NDR InfiniBand 400 Gb/s',
+      nicsPerNode: { value: 8, source: `${DATASHEET.dgxH100} (8x NVIDIA ConnectX-7 400Gb/s InfiniBand/Ethernet in 4 OSFP ports)` },
+      nicBandwidth: { value: gbit(400), source: DATASHEET.ib },
+    },
+    defaultNodes: 1,
+  },
+  {
+    id: 'b200-ndr',
+    description: 'DGX B200: 8× B200 on NVLink 5 / NVSwitch with NVLink SHARP, 8× ConnectX-7 400 Gb/s per node',
+    gpu: GPUS.b200,
+    gpusPerNode: { value: 8, source: DATASHEET.dgxB200 },
+    fabric: FABRICS.nvlink5,
+    network: {
+      name: 'NDR InfiniBand 400 Gb/s',
+      nicsPerNode: { value: 8, source: `${DATASHEET.dgxB200} (4x OSFP ports serving 8x single-port NVIDIA ConnectX-7 VPI, up to 400Gb/s InfiniBand/Ethernet)` },
+      nicBandwidth: { value: gbit(400), source: DATASHEET.ib },
+    },
+    defaultNodes: 1,
+  },
+  {
+    id: 'rtx4090-pcie',
+    description: 'Workstation: 8× GeForce RTX 4090 on PCIe 4.0 x16, no NVLink, one 100 GbE NIC per node',
+    gpu: GPUS.rtx4090,
+    gpusPerNode: { value: 8, source: 'https://github.com/NVIDIA/nccl/issues/1530 (an 8× GeForce RTX 4090 PCIe server measured with nccl-tests)' },
+    fabric: FABRICS.pcie4x16,
+    network: {
+      name: '100 Gb Ethernet',
+      nicsPerNode: { value: 1, source: 'one NIC per node: a typical workstation (choice of this preset, not a vendor figure)' },
+      nicBandwidth: { value: gbit(100), source: DATASHEET.ethernet },
+    },
+    defaultNodes: 1,
+  },
+  {
+    id: 'a100-100gbe',
+    description: 'Two nodes of 8× A100-SXM4-80GB on NVLink 3, joined by one 100 GbE NIC per node',
+    gpu: GPUS.a100,
+    gpusPerNode: { value: 8, source: DATASHEET.dgxA100 },
+    fabric: FABRICS.nvlink3,
+    network: {
+      name: '100 Gb Ethernet',
+      nicsPerNode: { value: 1, source: 'one NIC per node shared by its 8 GPUs (choice of this preset: a cluster without rails)' },
+      nicBandwidth: { value: gbit(100), source: DATASHEET.ethernet },
+    },
+    defaultNodes: 2,
+  },
+] as const satisfies readonly ClusterPreset[];
+
+export type PresetId = (typeof CLUSTER_PRESETS)[number]['id'];
+export const PRESET_IDS: readonly PresetId[] = CLUSTER_PRESETS.map((p) => p.id);
+
+export function clusterPreset(id: string): ClusterPreset {
+  const p = CLUSTER_PRESETS.find((c) => c.id === id);
+  if (!p) throw new RangeError(`unknown cluster preset "${id}"; known: ${PRESET_IDS.join(', ')}`);
+  return p;
+}

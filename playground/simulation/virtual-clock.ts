@@ -64,14 +64,16 @@ export class CollectiveTimeoutError extends Error {
 
 interface PendingCollective {
   request: Required<Pick<CollectiveRequest, 'key' | 'kind' | 'bytes' | 'label'>> & { members: readonly number[] };
-  arrivals: Map<number, number>;
+  /** Per member that has issued it: its compute clock then, and the collective before it on its stream. */
+  issued: Map<number, { ready: number; after?: PendingCollective }>;
   duration: number;
   end?: number;
 }
 
 interface RankState {
   compute: number;
-  comm: number;
+  /** The last collective queued on this rank's communication stream. */
+  lastIssued?: PendingCollective;
   step: number;
   computeSpans: number;
   busyCompute: number;
@@ -95,6 +97,7 @@ export class VirtualClocks {
   readonly timeline: TimelineSpan[] = [];
   private readonly ranks: RankState[];
   private readonly pending = new Map<string, PendingCollective>();
+  private readonly open = new Set<PendingCollective>();
   private readonly options: VirtualClockOptions;
 
   constructor(shape: ClusterShape, options: VirtualClockOptions = {}) {
@@ -107,7 +110,7 @@ export class VirtualClocks {
     }
     if (options.jitter && !(options.jitter.amplitude >= 0)) throw new RangeError('jitter amplitude must be ≥ 0');
     for (const d of options.deaths ?? []) this.checkRank(d.rank);
-    this.ranks = Array.from({ length: this.world }, () => ({ compute: 0, comm: 0, step: 0, computeSpans: 0, busyCompute: 0, busyComm: 0, exposedComm: 0 }));
+    this.ranks = Array.from({ length: this.world }, () => ({ compute: 0, step: 0, computeSpans: 0, busyCompute: 0, busyComm: 0, exposedComm: 0 }));
   }
 
   /** The rank's program starts step `step`; a rank planned to die there stops arriving anywhere. */
@@ -155,15 +158,17 @@ export class VirtualClocks {
     if (!p) {
       const request = { key: req.key, kind: req.kind, bytes: req.bytes, label: req.label ?? req.kind, members };
       const duration = req.kind === 'send-recv' ? this.sendRecvSeconds(members, req.bytes) : this.collectiveSeconds(req.kind, req.bytes, members);
-      p = { request, arrivals: new Map(), duration };
+      p = { request, issued: new Map(), duration };
+      this.open.add(p);
       this.pending.set(req.key, p);
     } else if (p.request.kind !== req.kind || p.request.bytes !== req.bytes) {
       throw new RangeError(`rank ${rank} calls ${req.kind} of ${req.bytes} B as ${req.key}, but others called ${p.request.kind} of ${p.request.bytes} B`);
     }
     if (this.isDead(rank)) return { key: req.key, rank };
-    if (p.arrivals.has(rank)) throw new RangeError(`rank ${rank} issued ${req.key} twice`);
-    p.arrivals.set(rank, Math.max(s.compute, s.comm));
-    if (p.arrivals.size === members.length) this.complete(p);
+    if (p.issued.has(rank)) throw new RangeError(`rank ${rank} issued ${req.key} twice`);
+    p.issued.set(rank, { ready: s.compute, after: s.lastIssued });
+    s.lastIssued = p;
+    this.settle();
     return { key: req.key, rank };
   }
 
@@ -185,13 +190,14 @@ export class VirtualClocks {
     const p = this.pending.get(handle.key);
     if (!p) throw new RangeError(`unknown collective ${handle.key}`);
     if (p.end === undefined) {
-      const missing = p.request.members.filter((r) => !p.arrivals.has(r));
+      const missing = p.request.members.filter((r) => !p.issued.has(r));
       if (missing.some((r) => this.isDead(r))) {
         const timeout = this.options.collectiveTimeoutSeconds ?? DEFAULT_COLLECTIVE_TIMEOUT_SECONDS;
-        const at = Math.max(...p.arrivals.values()) + timeout;
+        const at = Math.max(...[...p.issued.values()].map((i) => Math.max(i.ready, i.after?.end ?? 0))) + timeout;
         throw new CollectiveTimeoutError(handle.key, missing, at, timeout);
       }
-      throw new RangeError(`collective ${handle.key} is still waiting for rank(s) ${missing.join(', ')} to arrive`);
+      if (missing.length > 0) throw new RangeError(`collective ${handle.key} is still waiting for rank(s) ${missing.join(', ')} to arrive`);
+      throw new RangeError(`collective ${handle.key} is queued behind communication that has not completed`);
     }
     const s = this.state(handle.rank);
     if (p.end > s.compute) {
@@ -211,15 +217,29 @@ export class VirtualClocks {
     return { rank, clock: s.compute, computeSeconds: s.busyCompute, commSeconds: s.busyComm, exposedCommSeconds: s.exposedComm };
   }
 
+  /** Completes every collective whose members have all issued it and finished what was queued before. */
+  private settle(): void {
+    for (let progress = true; progress; ) {
+      progress = false;
+      for (const p of this.open) {
+        if (p.issued.size < p.request.members.length) continue;
+        const entries = [...p.issued.values()];
+        if (entries.some((i) => i.after && i.after.end === undefined)) continue;
+        this.complete(p);
+        progress = true;
+      }
+    }
+  }
+
   private complete(p: PendingCollective): void {
-    const start = Math.max(...p.arrivals.values());
+    const arrival = (i: { ready: number; after?: PendingCollective }) => Math.max(i.ready, i.after?.end ?? 0);
+    const start = Math.max(...[...p.issued.values()].map(arrival));
     p.end = start + p.duration;
-    for (const [rank, arrival] of p.arrivals) {
-      const s = this.state(rank);
-      s.comm = p.end;
-      s.busyComm += p.duration;
+    this.open.delete(p);
+    for (const [rank, i] of p.issued) {
+      this.state(rank).busyComm += p.duration;
       // The stream is occupied from arrival: waiting for late peers is part of the collective.
-      this.timeline.push({ rank, lane: 'comm', label: p.request.label, start: arrival, end: p.end });
+      this.timeline.push({ rank, lane: 'comm', label: p.request.label, start: arrival(i), end: p.end });
     }
   }
 

@@ -71,7 +71,15 @@ function llMaxBandwidth(c: ClusterShape): number {
   return LL_MAX_BW_ONE_NODE[arch] * 1e9;
 }
 
-const intraHop = (c: ClusterShape) => (c.preset.fabric.kind === 'nvlink' ? HOP_LATENCY_US.nvlink : HOP_LATENCY_US.pci);
+/** Hop latencies inside a node: NCCL's tuner constants, with a measured LL hop where the preset has one. */
+function intraHop(c: ClusterShape): typeof HOP_LATENCY_US.nvlink {
+  const f = c.preset.fabric;
+  if (f.kind !== 'nvlink') return HOP_LATENCY_US.pci;
+  const ll = f.measuredLlHopLatencyUs?.value;
+  if (ll === undefined) return HOP_LATENCY_US.nvlink;
+  const h = HOP_LATENCY_US.nvlink;
+  return { ...h, ring: { ...h.ring, LL: ll }, tree: { ...h.tree, LL: ll } };
+}
 /** NCCL enables LL128 only where every hop inside a node is NVLink. */
 const protocolAllowed = (c: ClusterShape, p: Protocol) => p !== 'LL128' || c.preset.fabric.kind === 'nvlink';
 

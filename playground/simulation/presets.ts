@@ -33,6 +33,8 @@ export type IntraNodeFabric =
       nvls: boolean;
       /** NCCL's nvlsEfficiency for this GPU generation (src/graph/tuning.cc); 0 without NVLS. */
       nvlsEfficiency: Cited;
+      /** Measured µs per step of NCCL's LL protocol, where it differs from the tuner's 0.6 µs NVLink hop. */
+      measuredLlHopLatencyUs?: Cited;
     }
   | {
       kind: 'pcie';
@@ -125,6 +127,11 @@ const FABRICS = {
     ncclLinkBandwidth: { value: 20 * GB, source: DATASHEET.ncclTopoH },
     nvls: false,
     nvlsEfficiency: { value: 0, source: DATASHEET.ncclNvlsEff },
+    measuredLlHopLatencyUs: {
+      value: (33.7 - 10) / (14 - 2),
+      source:
+        'https://github.com/NVIDIA/nccl-tests/issues/123 (DGX-A100, NCCL_ALGO=Ring, 8 B all-reduce: "| 2 |2 | ~6| 10 | 4 |" … "|8| 14|~42|33.7| -8.3 |", so (33.7 − 10) µs over 12 more steps)',
+    },
   },
   nvlink4: {
     kind: 'nvlink',

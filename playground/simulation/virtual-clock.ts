@@ -6,17 +6,7 @@
  */
 import { predictCollective, predictSendRecv, type Collective } from './collective-model.ts';
 import { clusterShape, nodeOfRank, worldSize, type ClusterShape } from './cluster-shape.ts';
-import { seededUnit } from './seeded-random.ts';
-
-export type Lane = 'compute' | 'comm';
-
-export interface TimelineSpan {
-  rank: number;
-  lane: Lane;
-  label: string;
-  start: number;
-  end: number;
-}
+import { collectiveEnd, RankClock, type RankReport, type TimelineSpan } from './rank-clock.ts';
 
 export interface FaultPlan {
   /** Compute on these ranks takes `factor` times longer (a slower GPU, thermal throttling). */
@@ -32,7 +22,7 @@ export interface VirtualClockOptions extends FaultPlan {
   collectiveTimeoutSeconds?: number;
 }
 
-/** torch.distributed's default timeout for NCCL process groups (default_pg_nccl_timeout, 10 minutes). */
+/** PyTorch's default for NCCL process groups: torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp kProcessGroupNCCLDefaultTimeout = 10 min. */
 export const DEFAULT_COLLECTIVE_TIMEOUT_SECONDS = 600;
 
 export interface CollectiveRequest {
@@ -71,24 +61,10 @@ interface PendingCollective {
 }
 
 interface RankState {
-  compute: number;
+  clock: RankClock;
   /** The last collective queued on this rank's communication stream. */
   lastIssued?: PendingCollective;
   step: number;
-  computeSpans: number;
-  busyCompute: number;
-  busyComm: number;
-  exposedComm: number;
-}
-
-export interface RankReport {
-  rank: number;
-  /** Where the rank's compute stream is now: the time its program has reached. */
-  clock: number;
-  computeSeconds: number;
-  commSeconds: number;
-  /** Time the compute stream spent waiting for communication (what overlap hides). */
-  exposedCommSeconds: number;
 }
 
 export class VirtualClocks {
@@ -104,13 +80,12 @@ export class VirtualClocks {
     this.shape = shape;
     this.world = worldSize(shape);
     this.options = options;
-    for (const [r, f] of Object.entries(options.slowdown ?? {})) {
-      this.checkRank(Number(r));
-      if (!(f >= 1)) throw new RangeError(`slowdown of rank ${r} must be ≥ 1, got ${f}`);
-    }
-    if (options.jitter && !(options.jitter.amplitude >= 0)) throw new RangeError('jitter amplitude must be ≥ 0');
+    for (const r of Object.keys(options.slowdown ?? {})) this.checkRank(Number(r));
     for (const d of options.deaths ?? []) this.checkRank(d.rank);
-    this.ranks = Array.from({ length: this.world }, () => ({ compute: 0, step: 0, computeSpans: 0, busyCompute: 0, busyComm: 0, exposedComm: 0 }));
+    this.ranks = Array.from({ length: this.world }, (_, rank) => ({
+      clock: new RankClock(rank, { slowdown: options.slowdown?.[rank], jitter: options.jitter }),
+      step: 0,
+    }));
   }
 
   /** The rank's program starts step `step`; a rank planned to die there stops arriving anywhere. */
@@ -125,17 +100,14 @@ export class VirtualClocks {
 
   /** Charge `seconds` of kernel time (before faults) to the rank's compute stream. */
   compute(rank: number, seconds: number, label = 'compute'): TimelineSpan {
-    if (!(seconds >= 0)) throw new RangeError(`compute time must be ≥ 0, got ${seconds}`);
-    const s = this.state(rank);
-    const slow = this.options.slowdown?.[rank] ?? 1;
-    const j = this.options.jitter;
-    const jitter = j ? 1 + j.amplitude * seededUnit(j.seed, rank, s.computeSpans) : 1;
-    s.computeSpans++;
-    const span = { rank, lane: 'compute' as const, label, start: s.compute, end: s.compute + seconds * slow * jitter };
-    s.compute = span.end;
-    s.busyCompute += span.end - span.start;
+    const span = this.state(rank).clock.charge(seconds, label);
     this.timeline.push(span);
     return span;
+  }
+
+  /** The rank's clock, for reading its position. */
+  clockOf(rank: number): RankClock {
+    return this.state(rank).clock;
   }
 
   /** The modelled duration of a collective over `members` (a sub-group spans only its own nodes). */
@@ -166,7 +138,7 @@ export class VirtualClocks {
     }
     if (this.isDead(rank)) return { key: req.key, rank };
     if (p.issued.has(rank)) throw new RangeError(`rank ${rank} issued ${req.key} twice`);
-    p.issued.set(rank, { ready: s.compute, after: s.lastIssued });
+    p.issued.set(rank, { ready: s.clock.now, after: s.lastIssued });
     s.lastIssued = p;
     this.settle();
     return { key: req.key, rank };
@@ -193,18 +165,13 @@ export class VirtualClocks {
       const missing = p.request.members.filter((r) => !p.issued.has(r));
       if (missing.some((r) => this.isDead(r))) {
         const timeout = this.options.collectiveTimeoutSeconds ?? DEFAULT_COLLECTIVE_TIMEOUT_SECONDS;
-        const at = Math.max(...[...p.issued.values()].map((i) => Math.max(i.ready, i.after?.end ?? 0))) + timeout;
+        const at = Math.max(...[...p.issued.values()].map((i) => Math.max(i.ready, i.after?.end ?? 0)), 0) + timeout;
         throw new CollectiveTimeoutError(handle.key, missing, at, timeout);
       }
       if (missing.length > 0) throw new RangeError(`collective ${handle.key} is still waiting for rank(s) ${missing.join(', ')} to arrive`);
       throw new RangeError(`collective ${handle.key} is queued behind communication that has not completed`);
     }
-    const s = this.state(handle.rank);
-    if (p.end > s.compute) {
-      s.exposedComm += p.end - s.compute;
-      s.compute = p.end;
-    }
-    return s.compute;
+    return this.state(handle.rank).clock.wait(p.end);
   }
 
   /** Issue and wait at once: a synchronous collective. */
@@ -213,8 +180,7 @@ export class VirtualClocks {
   }
 
   report(rank: number): RankReport {
-    const s = this.state(rank);
-    return { rank, clock: s.compute, computeSeconds: s.busyCompute, commSeconds: s.busyComm, exposedCommSeconds: s.exposedComm };
+    return this.state(rank).clock.report();
   }
 
   /** Completes every collective whose members have all issued it and finished what was queued before. */
@@ -232,15 +198,11 @@ export class VirtualClocks {
   }
 
   private complete(p: PendingCollective): void {
-    const arrival = (i: { ready: number; after?: PendingCollective }) => Math.max(i.ready, i.after?.end ?? 0);
-    const start = Math.max(...[...p.issued.values()].map(arrival));
-    p.end = start + p.duration;
+    // Streams complete in issue order, so each member's stream is free exactly when `after` ended.
+    const arrivals = [...p.issued].map(([rank, i]) => [rank, this.state(rank).clock.arrive(i.ready)] as const);
+    p.end = collectiveEnd(arrivals.map(([, a]) => a), p.duration);
     this.open.delete(p);
-    for (const [rank, i] of p.issued) {
-      this.state(rank).busyComm += p.duration;
-      // The stream is occupied from arrival: waiting for late peers is part of the collective.
-      this.timeline.push({ rank, lane: 'comm', label: p.request.label, start: arrival(i), end: p.end });
-    }
+    for (const [rank, arrival] of arrivals) this.timeline.push(this.state(rank).clock.finish(arrival, p.end, p.request.label, p.duration));
   }
 
   private allRanks(): number[] {

@@ -190,3 +190,22 @@ describe('virtual clocks: stragglers and faults', () => {
     expect(() => new VirtualClocks(shape, { slowdown: { 1: 0.5 } })).toThrow(/≥ 1/);
   });
 });
+
+describe('RankClock: one rank’s clock, for a worker that shares only arrival times', () => {
+  it('gives every member the same end from the same arrivals, whatever order they are read in', async () => {
+    const { RankClock, collectiveEnd } = await import('../../../playground/simulation/rank-clock.ts');
+    const clocks = [new RankClock(0), new RankClock(1, { slowdown: 2 })];
+    clocks[0]!.charge(1e-3);
+    clocks[1]!.charge(1e-3);
+    const arrivals = clocks.map((c) => c.arrive(c.now));
+    expect(arrivals).toEqual([1e-3, 2e-3]);
+    const end = collectiveEnd(arrivals, 5e-4);
+    expect(collectiveEnd([...arrivals].reverse(), 5e-4)).toBe(end);
+    clocks.forEach((c, r) => c.finish(arrivals[r]!, end, 'all-reduce', 5e-4));
+    // The next collective on rank 0 queues behind the first even though its compute is idle.
+    expect(clocks[0]!.arrive(clocks[0]!.now)).toBe(end);
+    expect(clocks[0]!.wait(end)).toBe(end);
+    expect(clocks[0]!.report()).toEqual({ rank: 0, clock: end, computeSeconds: 1e-3, commSeconds: 5e-4, exposedCommSeconds: end - 1e-3 });
+    expect(() => collectiveEnd([], 1)).toThrow(/at least one arrival/);
+  });
+});

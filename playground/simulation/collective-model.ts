@@ -125,8 +125,9 @@ function treeCandidate(c: ClusterShape, p: Protocol, bytes: number): Candidate {
   let bus = 2 * Math.min(intraAlg, interAlg) * PROTOCOL_FACTORS.treeAllReduce;
   if (p === 'LL') bus = Math.min(bus * PROTOCOL_FACTORS.treeLL, llMaxBandwidth(c));
   if (p === 'LL128') bus *= N === 1 ? PROTOCOL_FACTORS.treeLL128OneNode : PROTOCOL_FACTORS.treeLL128MultiNode;
-  const logSize = log2i(Math.max(1, Math.floor(bytes / 64)));
-  const correction = bytes >= 64 ? TREE_CORRECTION[p][logSize] ?? 1 : 1;
+  // ncclTopoGetAlgoTime corrects tree all-reduce for 64 B ≤ size < 512 MiB (log2(size / 64) < 23).
+  const logSize = bytes >= 64 ? log2i(Math.floor(bytes / 64)) : -1;
+  const correction = logSize >= 0 && logSize < 23 ? TREE_CORRECTION[p][logSize]! : 1;
   const latencyUs = BASE_LATENCY_US.tree[p] + 2 * ((c.gpusPerNode - 1) * intraHop(c).tree[p] + log2i(N) * HOP_LATENCY_US.net.tree[p]);
   return { algorithm: 'tree', protocol: p, latencyUs, algBandwidth: (bus / 2) * correction };
 }

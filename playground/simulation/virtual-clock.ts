@@ -11,8 +11,8 @@ import { collectiveEnd, RankClock, type RankReport, type TimelineSpan } from './
 export interface FaultPlan {
   /** Compute on these ranks takes `factor` times longer (a slower GPU, thermal throttling). */
   slowdown?: Readonly<Record<number, number>>;
-  /** Every compute span is stretched by a factor in [1, 1 + amplitude), drawn from `seed`. */
-  jitter?: { amplitude: number; seed: number };
+  /** Compute spans are stretched by a factor in [1, 1 + amplitude), drawn from `seed`; on `ranks` only if given. */
+  jitter?: { amplitude: number; seed: number; ranks?: readonly number[] };
   /** The rank stops at the start of step `atStep` (0-based) and never reaches another collective. */
   deaths?: readonly { rank: number; atStep: number }[];
 }
@@ -45,7 +45,8 @@ export class CollectiveTimeoutError extends Error {
   readonly missingRanks: readonly number[];
   readonly atSeconds: number;
   constructor(key: string, missing: readonly number[], at: number, timeout: number) {
-    super(`collective ${key} timed out after ${timeout} s of virtual time: rank${missing.length === 1 ? '' : 's'} ${missing.join(', ')} never arrived`);
+    const who = missing.length === 0 ? 'every rank arrived but it did not finish in time' : `rank${missing.length === 1 ? '' : 's'} ${missing.join(', ')} never arrived`;
+    super(`collective ${key} timed out after ${timeout} s of virtual time: ${who}`);
     this.name = 'CollectiveTimeoutError';
     this.missingRanks = missing;
     this.atSeconds = at;
@@ -58,6 +59,8 @@ interface PendingCollective {
   issued: Map<number, { ready: number; after?: PendingCollective }>;
   duration: number;
   end?: number;
+  /** Each member's arrival, once the collective has completed. */
+  arrivals?: Map<number, number>;
 }
 
 interface RankState {
@@ -82,8 +85,9 @@ export class VirtualClocks {
     this.options = options;
     for (const r of Object.keys(options.slowdown ?? {})) this.checkRank(Number(r));
     for (const d of options.deaths ?? []) this.checkRank(d.rank);
+    for (const r of options.jitter?.ranks ?? []) this.checkRank(r);
     this.ranks = Array.from({ length: this.world }, (_, rank) => ({
-      clock: new RankClock(rank, { slowdown: options.slowdown?.[rank], jitter: options.jitter }),
+      clock: new RankClock(rank, { slowdown: options.slowdown?.[rank], jitter: !options.jitter?.ranks || options.jitter.ranks.includes(rank) ? options.jitter : undefined }),
       step: 0,
     }));
   }
@@ -161,15 +165,18 @@ export class VirtualClocks {
   wait(handle: WorkHandle): number {
     const p = this.pending.get(handle.key);
     if (!p) throw new RangeError(`unknown collective ${handle.key}`);
+    const timeout = this.options.collectiveTimeoutSeconds ?? DEFAULT_COLLECTIVE_TIMEOUT_SECONDS;
+    // Like PyTorch's watchdog, each rank times the work from when it issued it.
+    const issuedAt = p.issued.get(handle.rank)?.ready ?? this.state(handle.rank).clock.now;
     if (p.end === undefined) {
       const missing = p.request.members.filter((r) => !p.issued.has(r));
-      if (missing.some((r) => this.isDead(r))) {
-        const timeout = this.options.collectiveTimeoutSeconds ?? DEFAULT_COLLECTIVE_TIMEOUT_SECONDS;
-        const at = Math.max(...[...p.issued.values()].map((i) => Math.max(i.ready, i.after?.end ?? 0)), 0) + timeout;
-        throw new CollectiveTimeoutError(handle.key, missing, at, timeout);
-      }
+      if (missing.some((r) => this.isDead(r))) throw new CollectiveTimeoutError(handle.key, missing, issuedAt + timeout, timeout);
       if (missing.length > 0) throw new RangeError(`collective ${handle.key} is still waiting for rank(s) ${missing.join(', ')} to arrive`);
       throw new RangeError(`collective ${handle.key} is queued behind communication that has not completed`);
+    }
+    if (p.end - issuedAt > timeout) {
+      const late = [...p.arrivals!].filter(([, a]) => a > issuedAt + timeout).map(([r]) => r);
+      throw new CollectiveTimeoutError(handle.key, late, issuedAt + timeout, timeout);
     }
     return this.state(handle.rank).clock.wait(p.end);
   }
@@ -201,6 +208,7 @@ export class VirtualClocks {
     // Streams complete in issue order, so each member's stream is free exactly when `after` ended.
     const arrivals = [...p.issued].map(([rank, i]) => [rank, this.state(rank).clock.arrive(i.ready)] as const);
     p.end = collectiveEnd(arrivals.map(([, a]) => a), p.duration);
+    p.arrivals = new Map(arrivals);
     this.open.delete(p);
     for (const [rank, arrival] of arrivals) this.timeline.push(this.state(rank).clock.finish(arrival, p.end, p.request.label, p.duration));
   }

@@ -120,7 +120,7 @@ function ringCandidate(c: ClusterShape, collective: Collective, p: Protocol): Ca
 function treeCandidate(c: ClusterShape, p: Protocol, bytes: number): Candidate {
   const N = c.nodes;
   // Each GPU of a chain sends the buffer up and down; across nodes a node sends it once (2 nodes) or twice.
-  const intraAlg = intraNodeBandwidth(c) / 2;
+  const intraAlg = c.gpusPerNode === 1 ? Infinity : intraNodeBandwidth(c) / 2;
   const interAlg = N === 1 ? Infinity : N === 2 ? nodeNetworkBandwidth(c) : nodeNetworkBandwidth(c) / 2;
   let bus = 2 * Math.min(intraAlg, interAlg) * PROTOCOL_FACTORS.treeAllReduce;
   if (p === 'LL') bus = Math.min(bus * PROTOCOL_FACTORS.treeLL, llMaxBandwidth(c));

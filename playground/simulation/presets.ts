@@ -68,6 +68,7 @@ export interface ClusterPreset {
 const DATASHEET = {
   a100: 'https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center/a100/pdf/nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf',
   h100: 'https://resources.nvidia.com/en-us-tensor-core/nvidia-tensor-core-gpu-datasheet',
+  hopperWhitepaper: 'https://resources.nvidia.com/en-us-tensor-core/gtc22-whitepaper-hopper',
   hgxB200: 'https://www.nvidia.com/en-us/data-center/hgx/',
   dgxA100: 'https://images.nvidia.com/aem-dam/Solutions/Data-Center/nvidia-dgx-a100-datasheet.pdf',
   dgxH100: 'https://resources.nvidia.com/en-us-dgx-systems/ai-enterprise-dgx',
@@ -95,7 +96,7 @@ export const GPUS = {
   },
   h100: {
     name: 'H100-SXM5-80GB',
-    bf16Flops: { value: 989.4 * TFLOPS, source: `${DATASHEET.h100} (H100 SXM BF16 Tensor Core 1,979 TFLOPS with sparsity, so 989.4 dense)` },
+    bf16Flops: { value: 989.4 * TFLOPS, source: `${DATASHEET.hopperWhitepaper} (H100 SXM5: Peak BF16 Tensor TFLOPS with FP32 Accumulate 989.4/1978.9, dense/sparse; the datasheet rounds the sparse figure to 1,979)` },
     fp32Flops: { value: 67 * TFLOPS, source: `${DATASHEET.h100} (H100 SXM FP32 67 TFLOPS)` },
     hbmBandwidth: { value: 3350 * GB, source: `${DATASHEET.h100} (H100 SXM GPU memory bandwidth 3.35 TB/s)` },
     hbmBytes: { value: 80 * GB, source: `${DATASHEET.h100} (H100 SXM 80GB)` },

@@ -29,7 +29,7 @@ export const nodeOfRank = (c: ClusterShape, rank: number): number => Math.floor(
 /** What NCCL's topology search assumes one GPU can push inside its node, bytes/s one way. */
 export function intraNodeBandwidth(c: ClusterShape): number {
   const f = c.preset.fabric;
-  return f.kind === 'nvlink' ? f.linksPerGpu * f.ncclLinkBandwidth.value : f.ncclBandwidth.value;
+  return f.kind === 'nvlink' ? f.linksPerGpu.value * f.ncclLinkBandwidth.value : f.ncclBandwidth.value;
 }
 
 /** NICs the chosen GPUs of a node use: each GPU drives the NICs on its own PCIe switch (its rail). */

@@ -24,7 +24,7 @@ export type IntraNodeFabric =
   | {
       kind: 'nvlink';
       generation: number;
-      linksPerGpu: number;
+      linksPerGpu: Cited;
       /** Line rate of one link, one direction, bytes/s (datasheet). */
       linkBandwidth: Cited;
       /** What NCCL's topology code assumes one link delivers (src/graph/topo.h *_NVLINK_BW). */
@@ -70,9 +70,8 @@ const DATASHEET = {
   h100: 'https://resources.nvidia.com/en-us-tensor-core/nvidia-tensor-core-gpu-datasheet',
   hopperWhitepaper: 'https://resources.nvidia.com/en-us-tensor-core/gtc22-whitepaper-hopper',
   hgxB200: 'https://www.nvidia.com/en-us/data-center/hgx/',
-  dgxA100: 'https://images.nvidia.com/aem-dam/Solutions/Data-Center/nvidia-dgx-a100-datasheet.pdf',
-  dgxH100: 'https://resources.nvidia.com/en-us-dgx-systems/ai-enterprise-dgx',
-  dgxB200: 'https://resources.nvidia.com/en-us-dgx-systems/dgx-b200-datasheet',
+  dgxA100: 'https://developer.nvidia.com/blog/defining-ai-innovation-with-dgx-a100 (DGX A100 architecture)',
+  basePod: 'https://docs.nvidia.com/dgx-basepod/reference-architecture-infrastructure-foundation-enterprise-ai/latest/core-components.html',
   ada: 'https://images.nvidia.com/aem-dam/Solutions/geforce/ada/nvidia-ada-gpu-architecture.pdf',
   nvlink: 'https://www.nvidia.com/en-us/data-center/nvlink/',
   pcie: 'https://pcisig.com/specifications (PCIe 3.0/4.0/5.0: 8/16/32 GT/s per lane, 128b/130b)',
@@ -106,7 +105,7 @@ export const GPUS = {
     bf16Flops: { value: 2250 * TFLOPS, source: `${DATASHEET.hgxB200} (HGX B200, 8 GPUs: BF16 Tensor Core 36 PFLOPS with sparsity → 2.25 PFLOPS dense per GPU)` },
     fp32Flops: { value: 75 * TFLOPS, source: `${DATASHEET.hgxB200} (HGX B200, 8 GPUs: FP32 600 TFLOPS → 75 per GPU)` },
     hbmBandwidth: { value: 8000 * GB, source: `${DATASHEET.hgxB200} (HGX B200: 64 TB/s aggregate HBM3e bandwidth → 8 TB/s per GPU)` },
-    hbmBytes: { value: 180 * GB, source: `${DATASHEET.hgxB200} (HGX B200: 1.4 TB HBM3e across 8 GPUs, 180 GB each)` },
+    hbmBytes: { value: 180 * GB, source: `${DATASHEET.basePod} (DGX B200: "1.4TB of GPU memory space" over 8 GPUs, 180 GB each)` },
   },
   rtx4090: {
     name: 'GeForce RTX 4090',
@@ -123,7 +122,7 @@ const FABRICS = {
   nvlink3: {
     kind: 'nvlink',
     generation: 3,
-    linksPerGpu: 12,
+    linksPerGpu: { value: 12, source: 'https://devblogs.nvidia.com/introducing-hgx-a100-most-powerful-accelerated-server-platform-for-ai-hpc/ ("Each A100 GPU has 12 NVLink ports", 600 GB/s bi-directional)' },
     linkBandwidth: NVLINK_LINK_25GBS,
     ncclLinkBandwidth: { value: 20 * GB, source: DATASHEET.ncclTopoH },
     nvls: false,
@@ -137,7 +136,7 @@ const FABRICS = {
   nvlink4: {
     kind: 'nvlink',
     generation: 4,
-    linksPerGpu: 18,
+    linksPerGpu: { value: 18, source: `${DATASHEET.nvlink} (fourth-generation NVLink: 18 links, 900 GB/s per H100)` },
     linkBandwidth: NVLINK_LINK_25GBS,
     ncclLinkBandwidth: { value: 20.6 * GB, source: DATASHEET.ncclTopoH },
     nvls: true,
@@ -146,7 +145,7 @@ const FABRICS = {
   nvlink5: {
     kind: 'nvlink',
     generation: 5,
-    linksPerGpu: 18,
+    linksPerGpu: { value: 18, source: `${DATASHEET.nvlink} (fifth-generation NVLink: 18 links, 1.8 TB/s per Blackwell GPU)` },
     linkBandwidth: { value: 50 * GB, source: `${DATASHEET.nvlink} (NVLink 5: 1.8 TB/s per GPU over 18 links, so 50 GB/s per link each way)` },
     ncclLinkBandwidth: { value: 40.1 * GB, source: DATASHEET.ncclTopoH },
     nvls: true,
@@ -172,7 +171,7 @@ export const CLUSTER_PRESETS = [
     fabric: FABRICS.nvlink3,
     network: {
       name: 'HDR InfiniBand 200 Gb/s',
-      nicsPerNode: { value: 8, source: `${DATASHEET.dgxA100} (8x single-port Mellanox ConnectX-6 VPI 200Gb/s HDR InfiniBand)` },
+      nicsPerNode: { value: 8, source: 'https://github.com/NVIDIA/nccl/issues/812#issuecomment-1491249504 (AddyLaddy, NVIDIA: "On an Nvidia DGX-A100 system we have 8x200Gbit/s IB cards")' },
       nicBandwidth: { value: gbit(200), source: DATASHEET.ib },
     },
     defaultNodes: 1,
@@ -181,11 +180,11 @@ export const CLUSTER_PRESETS = [
     id: 'h100-ndr',
     description: 'DGX H100: 8× H100-SXM5-80GB on NVLink 4 / NVSwitch with NVLink SHARP, 8× NDR InfiniBand 400 Gb/s per node',
     gpu: GPUS.h100,
-    gpusPerNode: { value: 8, source: DATASHEET.dgxH100 },
+    gpusPerNode: { value: 8, source: `${DATASHEET.basePod} (DGX H100: "Eight NVIDIA Hopper GPUs")` },
     fabric: FABRICS.nvlink4,
     network: {
       name: 'NDR InfiniBand 400 Gb/s',
-      nicsPerNode: { value: 8, source: `${DATASHEET.dgxH100} (8x NVIDIA ConnectX-7 400Gb/s InfiniBand/Ethernet in 4 OSFP ports)` },
+      nicsPerNode: { value: 8, source: `${DATASHEET.basePod} (DGX H100: "Four OSFP ports serving eight single-port NVIDIA ConnectX-7 VPI … up to 400 Gb/s InfiniBand/Ethernet")` },
       nicBandwidth: { value: gbit(400), source: DATASHEET.ib },
     },
     defaultNodes: 1,
@@ -194,11 +193,11 @@ export const CLUSTER_PRESETS = [
     id: 'h100-ndr-no-nvls',
     description: 'DGX H100 with NVLink SHARP off (NCCL_NVLS_ENABLE=0): rings on NVLink, 8× NDR 400 Gb/s per node',
     gpu: GPUS.h100,
-    gpusPerNode: { value: 8, source: DATASHEET.dgxH100 },
+    gpusPerNode: { value: 8, source: `${DATASHEET.basePod} (DGX H100: "Eight NVIDIA Hopper GPUs")` },
     fabric: { ...FABRICS.nvlink4, nvls: false },
     network: {
       name: 'NDR InfiniBand 400 Gb/s',
-      nicsPerNode: { value: 8, source: `${DATASHEET.dgxH100} (8x NVIDIA ConnectX-7 400Gb/s InfiniBand/Ethernet in 4 OSFP ports)` },
+      nicsPerNode: { value: 8, source: `${DATASHEET.basePod} (DGX H100: "Four OSFP ports serving eight single-port NVIDIA ConnectX-7 VPI … up to 400 Gb/s InfiniBand/Ethernet")` },
       nicBandwidth: { value: gbit(400), source: DATASHEET.ib },
     },
     defaultNodes: 1,
@@ -207,11 +206,11 @@ export const CLUSTER_PRESETS = [
     id: 'b200-ndr',
     description: 'DGX B200: 8× B200 on NVLink 5 / NVSwitch with NVLink SHARP, 8× ConnectX-7 400 Gb/s per node',
     gpu: GPUS.b200,
-    gpusPerNode: { value: 8, source: DATASHEET.dgxB200 },
+    gpusPerNode: { value: 8, source: `${DATASHEET.basePod} (DGX B200: "Built with eight NVIDIA B200")` },
     fabric: FABRICS.nvlink5,
     network: {
       name: 'NDR InfiniBand 400 Gb/s',
-      nicsPerNode: { value: 8, source: `${DATASHEET.dgxB200} (4x OSFP ports serving 8x single-port NVIDIA ConnectX-7 VPI, up to 400Gb/s InfiniBand/Ethernet)` },
+      nicsPerNode: { value: 8, source: `${DATASHEET.basePod} (DGX B200: "4x OSFP ports serving 8x single-port NVIDIA ConnectX-7 VPI", "Up to 400Gb/s InfiniBand/Ethernet")` },
       nicBandwidth: { value: gbit(400), source: DATASHEET.ib },
     },
     defaultNodes: 1,

@@ -37,7 +37,7 @@ describe('cluster presets', () => {
     expect(GPUS.a100.bf16Flops.value).toBe(312e12);
     expect(GPUS.h100.hbmBandwidth.value).toBe(3.35e12);
     const h100 = clusterPreset('h100-ndr');
-    expect(h100.fabric.kind === 'nvlink' && h100.fabric.linksPerGpu * h100.fabric.linkBandwidth.value).toBe(450e9);
+    expect(h100.fabric.kind === 'nvlink' && h100.fabric.linksPerGpu.value * h100.fabric.linkBandwidth.value).toBe(450e9);
     expect(h100.network.nicBandwidth.value * h100.network.nicsPerNode.value).toBe(400e9);
   });
 

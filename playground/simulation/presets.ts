@@ -63,6 +63,8 @@ export interface ClusterPreset {
   network: NetworkSpec;
   /** Nodes the preset suggests when the reader has not chosen. */
   defaultNodes: number;
+  /** What the model does not capture about this system, to say beside its numbers. */
+  limitations?: string;
 }
 
 const DATASHEET = {
@@ -227,6 +229,8 @@ export const CLUSTER_PRESETS = [
       nicBandwidth: { value: gbit(100), source: DATASHEET.ethernet },
     },
     defaultNodes: 1,
+    limitations:
+      'GeForce RTX 40-series GPUs cannot access each other’s memory (no P2P), so NCCL stages data through host memory; the model prices PCIe hops with NCCL’s P2P figures, which is optimistic (nccl#1530 measured 42 µs for an 8-GPU 8 B all-reduce, the model says 21 µs).',
   },
   {
     id: 'a100-100gbe',
@@ -240,6 +244,7 @@ export const CLUSTER_PRESETS = [
       nicBandwidth: { value: gbit(100), source: DATASHEET.ethernet },
     },
     defaultNodes: 2,
+    limitations: 'Network latencies are NCCL’s InfiniBand constants; TCP sockets over Ethernet add more per step, so small messages across nodes are optimistic.',
   },
 ] as const satisfies readonly ClusterPreset[];
 

@@ -26,8 +26,8 @@ def train_step():
     dist.all_reduce(flat, op=dist.ReduceOp.SUM)  # one flat buffer, as DDP's buckets are
     flat /= world
     with torch.no_grad():
-        W1 -= 0.01 * flat[: d * h].reshape(d, h)
-        W2 -= 0.01 * flat[d * h:].reshape(h, 1)
+        W1.sub_(0.01 * flat[: d * h].reshape(d, h))
+        W2.sub_(0.01 * flat[d * h:].reshape(h, 1))
 
 
 train_step()  # warm-up

@@ -52,5 +52,6 @@ flat_all = timed("one flat tensor", lambda: [averaged(torch.cat(grads))])
 unpacked = torch.cat(bucketed).reshape(tensors, elements).flip(0)
 direct = torch.stack(one_by_one)
 diff = (unpacked - direct).abs().max().item()
-say(f"rank {rank}: buckets give the same averaged gradients: {js_str(diff == 0 and len(flat_all) == 1)}")
+# Gloo and NCCL pick their reduction algorithm by message size, so sums may differ in the last float32 bit.
+say(f"rank {rank}: buckets give the same averaged gradients: {js_str(diff <= 1e-6 and len(flat_all) == 1)}")
 finish()

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { runProgram } from '../cluster/node.ts';
 import type { BackendChoice, ClusterEvent } from '../cluster/protocol.ts';
+import { twinCommand } from './twin-command.ts';
 
 const USAGE = 'usage: npm run ranks -- run <file.ts> [--world N] [--backend auto|wasm|cpu] [--timeout ms]';
 
@@ -32,6 +33,7 @@ function print(e: ClusterEvent): void {
 }
 
 async function main(): Promise<number> {
+  if (process.argv[2] === 'twin') return twinCommand(process.argv.slice(3));
   let args;
   try {
     args = parse(process.argv.slice(2));

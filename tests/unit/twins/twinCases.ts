@@ -58,7 +58,7 @@ export function compareLines(ts: string[], py: string[], c: Pick<TwinCase, 'abs'
     const [na, nb] = [a.match(NUMBER) ?? [], b.match(NUMBER) ?? []];
     na.forEach((x, k) => {
       const [u, v] = [Number(x), Number(nb[k])];
-      if (Math.abs(u - v) > c.abs + c.rel * Math.max(Math.abs(u), Math.abs(v))) problems.push(`line ${i + 1}, number ${k + 1}: ${x} vs ${nb[k]}\n  ts: ${ts[i]}\n  py: ${py[i]}`);
+      if (Math.abs(u - v) > (c.abs + c.rel * Math.max(Math.abs(u), Math.abs(v))) * (1 + 1e-9)) problems.push(`line ${i + 1}, number ${k + 1}: ${x} vs ${nb[k]}\n  ts: ${ts[i]}\n  py: ${py[i]}`);
     });
   }
   return problems;

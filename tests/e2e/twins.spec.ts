@@ -108,3 +108,14 @@ test('with the PyTorch tab open the page passes axe in light and dark themes', a
     }
   }
 });
+
+test('pressing Run while the PyTorch tab is open shows the TypeScript that runs, and its output', async ({ page }) => {
+  await page.goto(firstChapterPath);
+  const pg = firstPlayground(page);
+  await pg.getByRole('tab', { name: 'PyTorch' }).click();
+  await pg.getByRole('button', { name: 'Run' }).click();
+  await expect(pg.getByRole('tab', { name: 'TypeScript' })).toHaveAttribute('aria-selected', 'true');
+  await expect(pg.locator('.pg-twin')).toBeHidden();
+  await expect(pg.locator('[data-status]')).toContainText('Finished', { timeout: 90_000 });
+  await expect(pg.locator('[data-rank="0"]')).toContainText('matches the full-batch gradient: true');
+});

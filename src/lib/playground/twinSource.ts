@@ -39,7 +39,8 @@ export interface LaunchCommand {
   text: string;
 }
 
-/** How to launch a twin: one machine, several machines by hand, and a SLURM batch script (8 GPUs over 2 nodes). */
+/** How to launch a twin: one machine, several machines by hand, and a SLURM batch script (8 GPUs over 2 nodes).
+ * Flags as torch/distributed/run.py (torchrun) spells them; the underscore forms work from 1.13 to today. */
 export function launchCommands(file: string, world: number): LaunchCommand[] {
   return [
     { id: 'one', label: 'One machine', text: `torchrun --nproc_per_node=${world} ${file}` },

@@ -125,7 +125,7 @@ def _shortest(x):
 def fixed(v, places):
     """Number.prototype.toFixed: the exact binary value rounded half away from zero, "-" kept only for non-zero."""
     x = float(v)
-    if abs(x) >= 1e21:
+    if not math.isfinite(x) or abs(x) >= 1e21:
         return js_str(x)
     q = Decimal(abs(x)).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
     text = f"{q:f}"
@@ -135,6 +135,8 @@ def fixed(v, places):
 def exponential(v, places):
     """Number.prototype.toExponential: d.ddde±x with the exponent unpadded."""
     x = float(v)
+    if not math.isfinite(x):
+        return js_str(x)
     if x == 0:
         return "0" + ("." + "0" * places if places else "") + "e+0"
     with localcontext() as ctx:

@@ -88,6 +88,20 @@ print(" ".join(repr(v) for v in random_uniform([999], -1, 1, seed=2).tolist()))`
     expect(uniform).toEqual(Array.from(tf.randomUniform([999], -1, 1, 'float32', 2).dataSync()));
   });
 
+  it('the helper prints numbers as JavaScript does: String, toFixed, toExponential, console.log', () => {
+    const values = [0, -0, 0.1, 1e-7, 1.5e21, -0.000001, 3, 2.5, 0.5, -1.005, 1.25e-5, 123456.789, 0.30000000000000004, Number.NaN, -Infinity];
+    const script = `import json, sys; sys.path.insert(0, ${JSON.stringify(TWINS)})
+from ranks_twin import console_line, exponential, fixed, js_str
+for v in json.loads(sys.argv[1]):
+    v = float(v)
+    print("|".join([js_str(v), fixed(v, 2), fixed(v, 0), exponential(v, 1), exponential(v, 2), console_line("x", v, [v, True])]))`;
+    const run = spawnSync(PYTHON, ['-c', script, JSON.stringify(values.map(String))], { encoding: 'utf8', env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' } });
+    expect(run.status, run.stderr).toBe(0);
+    const console6 = (v: number) => (Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(6))));
+    const expected = values.map((v) => [String(v), v.toFixed(2), v.toFixed(0), v.toExponential(1), v.toExponential(2), `x ${console6(v)} [${console6(v)}, true]`].join('|'));
+    expect(run.stdout.trim().split('\n')).toEqual(expected);
+  });
+
   for (const world of WORLDS) {
     for (const c of RUNNABLE) {
       it(`${c.playground} on ${world} ranks (tolerance abs ${c.abs}, rel ${c.rel}: ${c.why})`, async () => {

@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { runProgram } from '../cluster/node.ts';
 import type { BackendChoice, ClusterEvent } from '../cluster/protocol.ts';
 import { MODEL_COMMANDS } from './predict-command.ts';
+import { twinCommand } from './twin-command.ts';
 
 const USAGE = 'usage: npm run ranks -- run <file.ts> [--world N] [--backend auto|wasm|cpu] [--timeout ms]';
 
@@ -35,6 +36,7 @@ function print(e: ClusterEvent): void {
 async function main(): Promise<number> {
   const modelCommand = MODEL_COMMANDS[process.argv[2] ?? ''];
   if (modelCommand) return modelCommand(process.argv.slice(3), { out: (l) => process.stdout.write(`${l}\n`), err: (l) => process.stderr.write(`${l}\n`) });
+  if (process.argv[2] === 'twin') return twinCommand(process.argv.slice(3));
   let args;
   try {
     args = parse(process.argv.slice(2));

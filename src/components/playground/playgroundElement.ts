@@ -1,3 +1,4 @@
+import { wireCodeTabs } from './codeTabs.ts';
 import { loadEdits } from './savedEdits.ts';
 import { sharedCode, sharedId } from './shareLink.ts';
 import type { Workbench } from './workbench.ts';
@@ -19,6 +20,7 @@ class RanksPlayground extends HTMLElement {
     listing.addEventListener('focus', () => void this.open());
     listing.addEventListener('click', () => void this.open());
     this.querySelector('[data-action="run"]')!.addEventListener('click', () => void this.open().then((w) => w?.run()));
+    wireCodeTabs(this);
     this.setEdited(loadEdits(this.playgroundId) !== null);
     if (sharedId() === this.playgroundId) void this.openShared();
   }

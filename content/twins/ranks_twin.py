@@ -1,0 +1,246 @@
+"""Shared helper for the PyTorch twins of the Ranks playgrounds (content/twins/NN-name.py).
+
+Keep this file next to the twin you run: `torchrun --nproc_per_node=4 04-manual-ddp.py` imports it from there.
+It holds only what a twin needs beyond torch.distributed itself:
+  - start():        init_process_group with NCCL when CUDA is present, Gloo otherwise; returns (rank, world, device)
+  - say(...):       prints one line as "[rank k] ..." (flushed), like `npm run ranks -- run`
+  - js_str, fixed, exponential, console_line: numbers formatted as the playground's JavaScript prints them
+  - random_normal, random_uniform: the values of tf.randomNormal / tf.randomUniform with the same seed, so a
+    twin starts from the playground's data and weights without loading a file
+  - Lcg:            the 32-bit generator of playground/parallel/lcg.ts (the book's reference MLP)
+"""
+import math
+import os
+from decimal import ROUND_HALF_UP, Decimal, localcontext
+
+import torch
+import torch.distributed as dist
+
+# --------------------------------------------------------------------------------------------------------------
+# Process group
+# --------------------------------------------------------------------------------------------------------------
+
+_rank = 0
+
+
+def start():
+    """Joins the job torchrun (or SLURM + torchrun) started: NCCL on GPUs, Gloo on CPUs. Returns (rank, world, device)."""
+    global _rank
+    torch.set_num_threads(int(os.environ.get("OMP_NUM_THREADS", "1")))
+    if torch.cuda.is_available() and dist.is_nccl_available():
+        local_rank = int(os.environ.get("LOCAL_RANK", "0"))
+        device = torch.device("cuda", local_rank)
+        torch.cuda.set_device(device)
+        backend = "nccl"
+    else:
+        device = torch.device("cpu")
+        backend = "gloo"
+    if not dist.is_initialized():  # the test driver may have joined already, to reuse one torchrun for every twin
+        dist.init_process_group(backend)
+    _rank = dist.get_rank()
+    return _rank, dist.get_world_size(), device
+
+
+def finish():
+    """Leaves the process group (unless a driver that runs several twins owns it)."""
+    if dist.is_initialized() and not os.environ.get("RANKS_TWIN_DRIVER"):
+        dist.destroy_process_group()
+
+
+def require_cuda(feature, source):
+    """Stops with a clear message where a feature has no CPU implementation in PyTorch."""
+    if not torch.cuda.is_available():
+        raise SystemExit(f"{feature} needs CUDA GPUs: PyTorch has no CPU path for it ({source}). Run this twin on a GPU machine.")
+
+
+def say(*parts):
+    """One output line, tagged with the rank like the playground's output panes."""
+    print(f"[rank {_rank}] " + " ".join(str(p) for p in parts), flush=True)
+
+
+def console_line(*args):
+    """The text console.log(...args) prints in a playground: strings as they are, numbers to 6 significant digits."""
+    return " ".join(a if isinstance(a, str) else _console_value(a) for a in args)
+
+
+def _console_value(v):
+    if isinstance(v, torch.Tensor):
+        v = v.tolist()
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_console_value(x) for x in v) + "]"
+    if isinstance(v, str):
+        return '"' + v + '"'
+    if isinstance(v, bool) or v is None:
+        return js_str(v)
+    return js_str(v) if float(v).is_integer() else js_str(float(precision(v, 6)))
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Numbers as JavaScript prints them
+# --------------------------------------------------------------------------------------------------------------
+
+
+def js_str(v):
+    """String(v) in JavaScript: true/false, integers without ".0", shortest round-trip digits, arrays joined by ","."""
+    if isinstance(v, torch.Tensor):
+        v = v.tolist()
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if v is None:
+        return "undefined"
+    if isinstance(v, str):
+        return v
+    if isinstance(v, (list, tuple)):
+        return ",".join(js_str(x) for x in v)
+    x = float(v)
+    if math.isnan(x):
+        return "NaN"
+    if math.isinf(x):
+        return "Infinity" if x > 0 else "-Infinity"
+    if x == 0:
+        return "0"
+    sign = "-" if x < 0 else ""
+    digits, exp = _shortest(abs(x))  # value = 0.digits × 10^exp
+    k = len(digits)
+    if k <= exp <= 21:
+        return sign + digits + "0" * (exp - k)
+    if 0 < exp <= 21:
+        return sign + digits[:exp] + "." + digits[exp:]
+    if -6 < exp <= 0:
+        return sign + "0." + "0" * (-exp) + digits
+    e = exp - 1
+    mantissa = digits[0] + ("." + digits[1:] if k > 1 else "")
+    return f"{sign}{mantissa}e{'+' if e >= 0 else '-'}{abs(e)}"
+
+
+def _shortest(x):
+    """Shortest digits that round-trip (Python's repr, the same rule as JavaScript) and the decimal exponent."""
+    d = Decimal(repr(x))
+    sign, digits, exponent = d.as_tuple()
+    text = "".join(map(str, digits)).rstrip("0") or "0"
+    trailing = len(digits) - len("".join(map(str, digits)).rstrip("0"))
+    return text, len(text) + exponent + trailing
+
+
+def fixed(v, places):
+    """Number.prototype.toFixed: the exact binary value rounded half away from zero, "-" kept only for non-zero."""
+    x = float(v)
+    if not math.isfinite(x) or abs(x) >= 1e21:
+        return js_str(x)
+    q = Decimal(abs(x)).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+    text = f"{q:f}"
+    return ("-" if x < 0 else "") + text
+
+
+def exponential(v, places):
+    """Number.prototype.toExponential: d.ddde±x with the exponent unpadded."""
+    x = float(v)
+    if not math.isfinite(x):
+        return js_str(x)
+    if x == 0:
+        return "0" + ("." + "0" * places if places else "") + "e+0"
+    with localcontext() as ctx:
+        ctx.rounding = ROUND_HALF_UP
+        text = format(Decimal(abs(x)), f".{places}e")
+    mantissa, e = text.split("e")
+    e = int(e)
+    return ("-" if x < 0 else "") + f"{mantissa}e{'+' if e >= 0 else '-'}{abs(e)}"
+
+
+def precision(v, digits):
+    """Number.prototype.toPrecision without the exponential form (enough for console-style printing)."""
+    x = float(v)
+    if x == 0:
+        return "0"
+    with localcontext() as ctx:
+        ctx.rounding = ROUND_HALF_UP
+        ctx.prec = digits
+        return str(+Decimal(x))
+
+
+# --------------------------------------------------------------------------------------------------------------
+# The playgrounds' random data: tf.randomNormal / tf.randomUniform with a seed, value for value
+# --------------------------------------------------------------------------------------------------------------
+
+
+class _Alea:
+    """seedrandom's alea() (Johannes Baagøe, MIT), the generator tfjs seeds with String(seed)."""
+
+    def __init__(self, seed):
+        n = [0xEFC8249D]
+
+        def mash(data):
+            for ch in str(data):
+                n[0] += ord(ch)
+                h = 0.02519603282416938 * n[0]
+                n[0] = int(h) & 0xFFFFFFFF
+                h -= n[0]
+                h *= n[0]
+                n[0] = int(h) & 0xFFFFFFFF
+                h -= n[0]
+                n[0] += h * 0x100000000
+            return (int(n[0]) & 0xFFFFFFFF) * 2.3283064365386963e-10
+
+        self.c = 1
+        self.s0, self.s1, self.s2 = mash(" "), mash(" "), mash(" ")
+        self.s0 -= mash(seed)
+        if self.s0 < 0:
+            self.s0 += 1
+        self.s1 -= mash(seed)
+        if self.s1 < 0:
+            self.s1 += 1
+        self.s2 -= mash(seed)
+        if self.s2 < 0:
+            self.s2 += 1
+
+    def __call__(self):
+        t = 2091639 * self.s0 + self.c * 2.3283064365386963e-10
+        self.s0, self.s1 = self.s1, self.s2
+        self.c = int(t)
+        self.s2 = t - self.c
+        return self.s2
+
+
+def _seed_text(seed):
+    if not seed:
+        raise ValueError("tfjs treats seed 0 (or none) as unseeded: pick a non-zero seed so both sides agree")
+    return js_str(seed)
+
+
+def random_normal(shape, mean=0.0, std=1.0, seed=None):
+    """tf.randomNormal(shape, mean, std, 'float32', seed): Marsaglia's polar method on alea, rounded to float32."""
+    rand = _Alea(_seed_text(seed))
+    count = math.prod(shape)
+    out = []
+    while len(out) < count:
+        while True:
+            v1 = 2 * rand() - 1
+            v2 = 2 * rand() - 1
+            s = v1 * v1 + v2 * v2
+            if 0 < s < 1:
+                break
+        mul = math.sqrt(-2.0 * math.log(s) / s)
+        out.append(mean + std * v1 * mul)
+        out.append(mean + std * v2 * mul)
+    return torch.tensor(out[:count], dtype=torch.float32).reshape(shape)
+
+
+def random_uniform(shape, low=0.0, high=1.0, seed=None):
+    """tf.randomUniform(shape, low, high, 'float32', seed)."""
+    rand = _Alea(_seed_text(seed))
+    values = [low + (high - low) * rand() for _ in range(math.prod(shape))]
+    return torch.tensor(values, dtype=torch.float32).reshape(shape)
+
+
+class Lcg:
+    """playground/parallel/lcg.ts: Numerical Recipes LCG; every value k / 2^23 - 1 is exact in float32."""
+
+    def __init__(self, seed):
+        self.state = seed & 0xFFFFFFFF
+
+    def value(self):
+        self.state = (self.state * 1664525 + 1013904223) & 0xFFFFFFFF
+        return (self.state >> 8) / 16777216.0 * 2.0 - 1.0
+
+    def fill(self, n, scale=1.0):
+        return torch.tensor([self.value() * scale for _ in range(n)], dtype=torch.float32)

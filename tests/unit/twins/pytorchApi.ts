@@ -1,0 +1,44 @@
+/**
+ * The PyTorch names the twins may use, each checked against pytorch/pytorch on 2026-11-23 (file @ commit), so a twin
+ * written for current PyTorch but not runnable on CI's torch 1.13 CPU (SyncBatchNorm) is still held to today's API.
+ * CI's runs check the rest at run time.
+ */
+export const PYTORCH_API: { names: string[]; source: string }[] = [
+  {
+    names: ['dist.init_process_group', 'dist.destroy_process_group', 'dist.is_initialized', 'dist.is_nccl_available', 'dist.get_rank', 'dist.get_world_size', 'dist.new_group', 'dist.all_reduce', 'dist.broadcast', 'dist.reduce', 'dist.scatter', 'dist.gather', 'dist.barrier', 'dist.isend', 'dist.recv', 'dist.ReduceOp.SUM', 'dist.ReduceOp.MAX'],
+    source: 'torch/distributed/distributed_c10d.py (public functions; ReduceOp from torch._C._distributed_c10d)',
+  },
+  {
+    names: ['dist.reduce_scatter_tensor', 'dist.all_gather_into_tensor'],
+    source: 'torch/distributed/distributed_c10d.py; Gloo implements them as _reduce_scatter_base and _allgather_base in torch/csrc/distributed/c10d/ProcessGroupGloo.hpp @ 06b24a9d8bc29d5600435f56c66abc8734a8f574 (added by pytorch/pytorch#112144, #118911)',
+  },
+  {
+    names: ['nn.SyncBatchNorm', 'nn.SyncBatchNorm.convert_sync_batchnorm', 'nn.BatchNorm1d', 'nn.Linear', 'nn.Sequential', 'nn.Tanh'],
+    source: 'torch/nn/modules/batchnorm.py @ 5c6695eeeec82353acf609f111efccf5281171c4 (SyncBatchNorm.forward accepts only cuda or PrivateUse1 inputs), torch/nn/modules/linear.py, container.py, activation.py',
+  },
+  {
+    names: ['torch.nn.parallel.DistributedDataParallel', 'torch.utils.data.distributed.DistributedSampler'],
+    source: 'torch/nn/parallel/distributed.py (DistributedDataParallel(module, device_ids, broadcast_buffers, …)), torch/utils/data/distributed.py',
+  },
+];
+
+/** Every `dist.x`, `dist.ReduceOp.X`, `nn.X(.y)` a twin uses, and every `from torch… import Name` it makes. */
+export function pytorchNamesIn(source: string): string[] {
+  const found = new Set<string>();
+  const code = codeOnly(source);
+  for (const m of code.matchAll(/(?<![\w.])dist\.ReduceOp\.(\w+)/g)) found.add(`dist.ReduceOp.${m[1]}`);
+  for (const m of code.matchAll(/(?<![\w.])dist\.(\w+)/g)) if (m[1] !== 'ReduceOp') found.add(`dist.${m[1]}`);
+  for (const m of code.matchAll(/(?<![\w.])nn\.(\w+)(?:\.(\w+))?/g)) found.add(m[2] && /^[a-z]/.test(m[2]) ? `nn.${m[1]}.${m[2]}` : `nn.${m[1]}`);
+  for (const m of code.matchAll(/^from (torch[\w.]*) import ([\w, ]+?)(?: as \w+)?$/gm)) {
+    for (const name of m[2]!.split(',').map((s) => s.trim())) if (/^[A-Z]/.test(name)) found.add(`${m[1]}.${name}`);
+  }
+  return [...found].sort();
+}
+
+/** Python source without docstrings, comments and string text (an f-string keeps its {expressions}). */
+function codeOnly(source: string): string {
+  return source
+    .replace(/"""[\s\S]*?"""/g, '')
+    .replace(/#.*$/gm, '')
+    .replace(/(?<!\w)(f?)(["'])((?:\\.|(?!\2).)*)\2/g, (_, f: string, _q: string, body: string) => (f ? [...body.matchAll(/\{([^{}]*)\}/g)].map((m) => ` ${m[1]} `).join('') : '""'));
+}

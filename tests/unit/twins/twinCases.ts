@@ -1,0 +1,65 @@
+/**
+ * How each PyTorch twin's printed numbers are compared with its playground's (tests/unit/twins/twinRuns.test.ts).
+ * A number matches when |ts − py| ≤ abs + rel·max(|ts|, |py|); `timing` spans (wall-clock or scheduling
+ * dependent) are compared as text with the value blanked out.
+ */
+export interface TwinCase {
+  /** Playground file in content/chapters/playgrounds/; its twin is content/twins/<same name>.py. */
+  playground: string;
+  abs: number;
+  rel: number;
+  /** Why this tolerance. */
+  why: string;
+  timing?: RegExp;
+}
+
+const EXACT = { abs: 0, rel: 0 };
+const INTEGERS = 'integer-valued data: collectives are exact';
+
+export const TWIN_CASES: TwinCase[] = [
+  { playground: '01-average-gradients.ts', abs: 1e-4, rel: 0, why: 'gradients printed to 4 places; float32 sums in another order may move the last digit' },
+  { playground: '02-all-reduce-family.ts', ...EXACT, why: INTEGERS },
+  { playground: '02-broadcast-scatter-gather.ts', abs: 1e-5, rel: 0, why: 'the printed gap is float32 noise (0 in both runs so far); the verdict is exact' },
+  { playground: '02-groups-and-async.ts', ...EXACT, why: INTEGERS, timing: /waited \d+ ms/g },
+  { playground: '02-ring-all-reduce-solution.ts', ...EXACT, why: 'byte counts are exact; times are not compared', timing: /[\d.]+ ms/g },
+  { playground: '02-ring-all-reduce-starter.ts', ...EXACT, why: INTEGERS },
+  { playground: '03-batchnorm.ts', abs: 0.011, rel: 0, why: 'means printed to 2 places and a gap to 3, of float32 values that differ in the last ulp' },
+  { playground: '03-data-parallel-wrapper.ts', abs: 1e-4, rel: 0, why: 'loss printed to 4 places; the weight gap is float32 noise on both sides (< 1e-5)' },
+  { playground: '03-gradient-accumulation.ts', abs: 1e-5, rel: 0, why: 'the printed gap is float32 noise on both sides; counts are exact' },
+  { playground: '03-scaling-throughput.ts', ...EXACT, why: 'only the world size is compared', timing: /[\d.]+ samples\/s/g },
+  { playground: '03-unequal-shards.ts', abs: 1e-5, rel: 0.01, why: 'errors printed to 3 significant digits; the weighted error is float32 noise (< 1e-5)' },
+  { playground: '04-communication-overhead.ts', ...EXACT, why: 'only the structure is compared', timing: /[\d.]+ ms|ratio: [\d.]+/g },
+  { playground: '04-gradient-bucketing.ts', ...EXACT, why: 'call counts are exact', timing: /[\d.]+ ms per step/g },
+  { playground: '04-manual-ddp.ts', abs: 1e-6, rel: 0, why: 'the printed gap is float32 noise on both sides (< 1e-6)' },
+  { playground: '05-zero-ledger.ts', ...EXACT, why: 'bytes held and sent are exact; the weight check is a verdict' },
+  { playground: '06-fsdp-units.ts', ...EXACT, why: 'bytes and unit counts are exact' },
+  { playground: '06-sync-batchnorm.ts', abs: 1e-5, rel: 0.01, why: 'weight gaps printed to 3 significant digits (runs only on GPUs)' },
+  { playground: 'lab-all-gather.ts', ...EXACT, why: INTEGERS },
+  { playground: 'lab-all-reduce.ts', ...EXACT, why: INTEGERS },
+  { playground: 'lab-async-barrier.ts', ...EXACT, why: 'whether the all-reduce finished during the matmul is a race', timing: /done yet\? \w+/g },
+  { playground: 'lab-broadcast.ts', ...EXACT, why: INTEGERS },
+  { playground: 'lab-reduce-scatter.ts', ...EXACT, why: INTEGERS },
+  { playground: 'lab-scatter-gather.ts', ...EXACT, why: INTEGERS },
+];
+
+const NUMBER = /[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?/gi;
+
+/** Differences between two runs' lines for one rank, as readable messages; empty when they agree. */
+export function compareLines(ts: string[], py: string[], c: Pick<TwinCase, 'abs' | 'rel' | 'timing'>): string[] {
+  const problems: string[] = [];
+  if (ts.length !== py.length) problems.push(`${ts.length} lines from TypeScript, ${py.length} from PyTorch`);
+  const mask = (line: string) => (c.timing ? line.replace(c.timing, '‹timing›') : line);
+  for (let i = 0; i < Math.min(ts.length, py.length); i++) {
+    const [a, b] = [mask(ts[i]!), mask(py[i]!)];
+    if (a.replace(NUMBER, '#') !== b.replace(NUMBER, '#')) {
+      problems.push(`line ${i + 1} differs in text:\n  ts: ${ts[i]}\n  py: ${py[i]}`);
+      continue;
+    }
+    const [na, nb] = [a.match(NUMBER) ?? [], b.match(NUMBER) ?? []];
+    na.forEach((x, k) => {
+      const [u, v] = [Number(x), Number(nb[k])];
+      if (Math.abs(u - v) > (c.abs + c.rel * Math.max(Math.abs(u), Math.abs(v))) * (1 + 1e-9)) problems.push(`line ${i + 1}, number ${k + 1}: ${x} vs ${nb[k]}\n  ts: ${ts[i]}\n  py: ${py[i]}`);
+    });
+  }
+  return problems;
+}

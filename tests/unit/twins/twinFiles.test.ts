@@ -1,0 +1,69 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { compareLines, TWIN_CASES } from './twinCases.ts';
+import { PYTORCH_API, pytorchNamesIn } from './pytorchApi.ts';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const TWINS = join(ROOT, 'content', 'twins');
+const PLAYGROUNDS = join(ROOT, 'content', 'chapters', 'playgrounds');
+const PYTHON = '/usr/bin/python3';
+const twins = readdirSync(TWINS).filter((f) => f.endsWith('.py') && f !== 'ranks_twin.py').sort();
+const hasPython = spawnSync(PYTHON, ['--version'], { stdio: 'ignore' }).status === 0;
+
+describe('PyTorch twins: one per playground, byte-compiled, names from the current API', () => {
+  it('every playground that communicates has a twin and a comparison case, and every twin a playground', () => {
+    const communicating = readdirSync(PLAYGROUNDS).filter((f) => f.endsWith('.ts') && /\bdist\./.test(readFileSync(join(PLAYGROUNDS, f), 'utf8')));
+    expect(twins).toEqual(communicating.map((f) => f.replace(/\.ts$/, '.py')).sort());
+    expect(TWIN_CASES.map((c) => c.playground).sort()).toEqual(communicating.sort());
+  });
+
+  it('every twin says which playground it mirrors and how to launch it', () => {
+    for (const t of twins) {
+      const code = readFileSync(join(TWINS, t), 'utf8');
+      expect(code, t).toContain(`PyTorch twin of `);
+      expect(code, t).toContain(t.replace(/\.py$/, '.ts'));
+      expect(code, t).toContain(`torchrun --nproc_per_node=4 ${t}`);
+      expect(code, t).toMatch(/from ranks_twin import .*\bstart\b/);
+    }
+  });
+
+  it.skipIf(!hasPython)('every twin, the helper and the test driver byte-compile', () => {
+    const out = mkdtempSync(join(tmpdir(), 'ranks-twins-pyc-'));
+    try {
+      const files = [...twins.map((t) => join(TWINS, t)), join(TWINS, 'ranks_twin.py'), join(ROOT, 'tests', 'reference', 'twin_driver.py')];
+      const script = `import py_compile, sys, os\nfor i, f in enumerate(sys.argv[2:]): py_compile.compile(f, cfile=os.path.join(sys.argv[1], f"{i}.pyc"), doraise=True)`;
+      const run = spawnSync(PYTHON, ['-c', script, out, ...files], { encoding: 'utf8' });
+      expect(run.status, run.stderr).toBe(0);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+
+  it('every PyTorch name a twin uses is on the list checked against pytorch/pytorch', () => {
+    const allowed = new Set(PYTORCH_API.flatMap((a) => a.names));
+    const unknown = twins.flatMap((t) => pytorchNamesIn(readFileSync(join(TWINS, t), 'utf8')).filter((n) => !allowed.has(n)).map((n) => `${t}: ${n}`));
+    expect(unknown).toEqual([]);
+    // The extractor itself finds what it should (so the check above cannot pass by finding nothing).
+    expect(pytorchNamesIn(readFileSync(join(TWINS, '06-sync-batchnorm.py'), 'utf8'))).toEqual(expect.arrayContaining(['nn.SyncBatchNorm.convert_sync_batchnorm', 'torch.nn.parallel.DistributedDataParallel']));
+    expect(pytorchNamesIn('dist.all_reduce(t, op=dist.ReduceOp.AVG)  # dist.not_me\nprint("dist.nor_me", f"{dist.get_rank()}")\nfrom torch.distributed.fsdp import fully_shard, FSDPModule')).toEqual(['dist.ReduceOp.AVG', 'dist.all_reduce', 'dist.get_rank', 'torch.distributed.fsdp.FSDPModule']);
+  });
+
+  it('twins that need GPUs say so where the page and the tests read it', () => {
+    const gpu = twins.filter((t) => /^Needs CUDA GPUs/m.test(readFileSync(join(TWINS, t), 'utf8')));
+    expect(gpu).toEqual(['06-sync-batchnorm.py']);
+    expect(readFileSync(join(TWINS, '06-sync-batchnorm.py'), 'utf8')).toContain('require_cuda("SyncBatchNorm"');
+  });
+
+  it('the line comparison catches changed text, a number out of tolerance and a missing line, and masks timings', () => {
+    const c = { abs: 1e-4, rel: 0, timing: /[\d.]+ ms/g };
+    expect(compareLines(['gap 0.1234, took 5.1 ms'], ['gap 0.1235, took 9.9 ms'], c)).toEqual([]);
+    expect(compareLines(['gap 0.1234'], ['gap 0.1240'], c)).toHaveLength(1);
+    expect(compareLines(['matches: true'], ['matches: false'], c)).toHaveLength(1);
+    expect(compareLines(['a 1', 'b 2'], ['a 1'], c)).toHaveLength(1);
+    expect(compareLines(['sends 1.50Ψ per step, 1.2e-7'], ['sends 1.50Ψ per step, 1.2e-7'], { abs: 0, rel: 0 })).toEqual([]);
+  });
+});

@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import { DataParallelBase, type DataParallelOptions, type PendingCollective } from './dataParallelBase.ts';
-import { DEFAULT_BUCKET_CAP_MB, DEFAULT_FIRST_BUCKET_MB, planBuckets } from './gradientBuckets.ts';
+import { planBuckets } from './gradientBuckets.ts';
 import { flatGroup, flattenPadded, ownChunk, unflatten, type FlatGroup } from './flatShards.ts';
 import type { LayerHooks } from './layerwiseBackward.ts';
 import { mseLoss, type RowLoss } from './losses.ts';
@@ -47,10 +47,7 @@ export class ZeroRedundancy extends DataParallelBase {
       let g = 0;
       this.layerGroup = model.layerParams.map((ps) => (ps.length ? g++ : null));
     } else {
-      const buckets = planBuckets(sizes.map((n) => n * 4), {
-        bucketCapMB: opts.bucketCapMB ?? DEFAULT_BUCKET_CAP_MB,
-        firstBucketCapMB: opts.firstBucketCapMB ?? DEFAULT_FIRST_BUCKET_MB,
-      });
+      const buckets = planBuckets(sizes.map((n) => n * 4), { bucketCapMB: opts.bucketCapMB, firstBucketCapMB: opts.firstBucketCapMB });
       this.groups = buckets.map((b) => flatGroup(b.params, b.params.map((k) => sizes[k]!), w));
       this.layerGroup = model.layerParams.map(() => null);
     }

@@ -1,5 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import type { AllReduceAlgorithm } from '../collectives/dist-api.ts';
+import { broadcastFromRankZero } from './broadcastFromRankZero.ts';
 import { DataParallelBase, type DataParallelOptions } from './dataParallelBase.ts';
 import { constructionBuckets, rebuiltBuckets, type BucketOptions, type GradientBucket } from './gradientBuckets.ts';
 import type { LayerHooks } from './layerwiseBackward.ts';
@@ -47,7 +48,8 @@ export class DistributedDataParallel extends DataParallelBase {
   readonly allReduceAlgorithm: AllReduceAlgorithm;
   /** Synchronized gradients, one per parameter, ready for `step()`. */
   readonly grads: (tf.Tensor | null)[];
-  private readonly state: tf.Tensor[][];
+  /** Optimizer state per parameter; empty for parameters whose state another rank keeps. */
+  protected readonly state: tf.Tensor[][];
   private bucketBuffers: (tf.Tensor | null)[];
 
   constructor(model: TrainableModel, opts: DDPOptions) {
@@ -62,18 +64,14 @@ export class DistributedDataParallel extends DataParallelBase {
     this.bucketList = constructionBuckets(this.paramBytes(), this.bucketOptions);
     this.grads = model.params.map(() => null);
     this.bucketBuffers = this.bucketList.map(() => null);
-    this.state = model.params.map((p) => initialState(this.optimizer, p.shape));
+    this.state = model.params.map((p, k) => (this.keepsStateOf(k) ? initialState(this.optimizer, p.shape) : []));
     this.ledger.hold('params', ...model.params);
     this.ledger.hold('optimizerState', ...this.state.flat());
   }
 
   /** Make every rank start from rank 0's parameters and buffers. */
   async broadcastFromRankZero(): Promise<void> {
-    for (const v of [...this.model.params, ...this.model.buffers]) {
-      const t = await this.dist.broadcast(v, { src: 0 });
-      v.assign(t);
-      t.dispose();
-    }
+    await broadcastFromRankZero(this.dist, [...this.model.params, ...this.model.buffers]);
   }
 
   private paramBytes(): number[] {
@@ -97,13 +95,7 @@ export class DistributedDataParallel extends DataParallelBase {
   async backward(x: tf.Tensor, target: tf.Tensor, loss: RowLoss = mseLoss): Promise<number> {
     this.rebuildBuckets();
     // Like PyTorch, buffers are broadcast before every forward, inside noSync too (it only skips the gradient sync).
-    if (this.broadcastBuffers && this.model.buffers.length) {
-      for (const v of this.model.buffers) {
-        const t = await this.dist.broadcast(v, { src: 0 });
-        v.assign(t);
-        t.dispose();
-      }
-    }
+    if (this.broadcastBuffers) await broadcastFromRankZero(this.dist, this.model.buffers);
     const syncing = this.syncing;
     const recording = this.recording;
     const finished: (Promise<void> | null)[] = this.buckets.map(() => null);
@@ -181,17 +173,24 @@ export class DistributedDataParallel extends DataParallelBase {
     this.localGrads[k] = null;
   }
 
+  /** Whether this rank keeps the optimizer state of parameter `k` (every one under DDP). Called from the constructor. */
+  protected keepsStateOf(_k: number): boolean {
+    return true;
+  }
+
   async step(): Promise<void> {
     this.steps++;
     this.timed('optimizer', 'step', () => this.model.params.forEach((p, k) => {
       const g = this.grads[k];
-      if (!g) throw new Error(`DDP.step: no synchronized gradient for ${this.model.paramNames[k]} (call backward outside noSync first)`);
-      const out = this.optimizer.update(p, g, this.state[k]!, this.steps);
-      p.assign(out.param);
-      out.param.dispose();
-      this.ledger.free(...this.state[k]!);
-      this.ledger.hold('optimizerState', ...out.state);
-      this.state[k] = out.state;
+      if (!g) throw new Error(`${this.constructor.name}.step: no synchronized gradient for ${this.model.paramNames[k]} (call backward outside noSync first)`);
+      if (this.keepsStateOf(k)) {
+        const out = this.optimizer.update(p, g, this.state[k]!, this.steps);
+        p.assign(out.param);
+        out.param.dispose();
+        this.ledger.free(...this.state[k]!);
+        this.ledger.hold('optimizerState', ...out.state);
+        this.state[k] = out.state;
+      }
       this.ledger.free(g);
       this.grads[k] = null;
     }));

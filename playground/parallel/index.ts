@@ -26,6 +26,7 @@ export type { DataParallelTrainer, DataParallelOptions } from './dataParallelBas
 export { DDP, DistributedDataParallel } from './ddp.ts';
 export type { DDPOptions } from './ddp.ts';
 export { ZeRO, ZeroRedundancy } from './zero.ts';
+export { ZeroRedundancyOptimizer, ZeroRedundancyOptimizerDDP, partitionParameters } from './zeroRedundancyOptimizer.ts';
 export type { ZeroOptions, ZeroStage } from './zero.ts';
 export { FSDP, SHARDING_STRATEGY_STAGE } from './fsdp.ts';
 export type { FSDPOptions, ShardingStrategy } from './fsdp.ts';

@@ -1,4 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
+import { broadcastFromRankZero } from './broadcastFromRankZero.ts';
 import { DataParallelBase, type DataParallelOptions, type PendingCollective } from './dataParallelBase.ts';
 import { planBuckets } from './gradientBuckets.ts';
 import { flatGroup, flattenPadded, ownChunk, unflatten, type FlatGroup } from './flatShards.ts';
@@ -59,11 +60,7 @@ export class ZeroRedundancy extends DataParallelBase {
 
   /** Start from rank 0's parameters; stage 3 then keeps only this rank's shard and frees the full copies. */
   async init(): Promise<void> {
-    for (const v of [...this.model.params, ...this.model.buffers]) {
-      const t = await this.dist.broadcast(v, { src: 0 });
-      v.assign(t);
-      t.dispose();
-    }
+    await broadcastFromRankZero(this.dist, [...this.model.params, ...this.model.buffers]);
     if (this.stage < 3) {
       this.ledger.hold('params', ...this.model.params);
       return;

@@ -23,6 +23,7 @@ const y = tf.tensor2d(rng.fill(4 * 256), [4, 256]);
 const makers = {
   ddp: (m, o) => ranks.DDP(m, { ...o, gradientAsBucketView: true, allReduceAlgorithm: 'ring' }),
   zero1: (m, o) => ranks.ZeRO(m, { ...o, stage: 1 }),
+  'zero1-torch': (m, o) => ranks.ZeroRedundancyOptimizer(m, { ...o, gradientAsBucketView: true, allReduceAlgorithm: 'ring' }),
   zero2: (m, o) => ranks.ZeRO(m, { ...o, stage: 2 }),
   zero3: (m, o) => ranks.ZeRO(m, { ...o, stage: 3 }),
 };
@@ -60,7 +61,7 @@ describe(`memory ledger and communication counters vs the ZeRO analysis (${W} ra
   });
 
   it('the ledger misses nothing: its total equals the bytes tfjs itself reports allocated since the model was built', () => {
-    for (const name of ['ddp', 'zero1', 'zero2', 'zero3']) {
+    for (const name of ['ddp', 'zero1', 'zero1-torch', 'zero2', 'zero3']) {
       const r = recs[name]!;
       expect(r.afterBackward.total, `${name} after backward`).toBe(r.tfBytes.afterBackward);
       expect(r.afterStep.total, `${name} after step`).toBe(r.tfBytes.afterStep);
@@ -71,11 +72,12 @@ describe(`memory ledger and communication counters vs the ZeRO analysis (${W} ra
   const expected: Record<string, { params: number; grads: number; optimizerState: number }> = {
     ddp: { params: 4, grads: 4, optimizerState: 8 },
     zero1: { params: 4, grads: 4, optimizerState: 8 / W },
+    'zero1-torch': { params: 4, grads: 4, optimizerState: 8 / W },
     zero2: { params: 4, grads: 4 / W, optimizerState: 8 / W },
     zero3: { params: 4 / W, grads: 4 / W, optimizerState: 8 / W },
   };
 
-  for (const name of ['ddp', 'zero1', 'zero2', 'zero3']) {
+  for (const name of ['ddp', 'zero1', 'zero1-torch', 'zero2', 'zero3']) {
     it(`${name}: measured parameter, gradient and optimizer-state bytes match the formula within 5%`, () => {
       const r = recs[name]!;
       const e = expected[name]!;
@@ -111,6 +113,16 @@ describe(`memory ledger and communication counters vs the ZeRO analysis (${W} ra
     within5(recs.ddp!.moved.allReduce ?? 0, 2 * ring * 4 * psi);
     within5(recs.zero2!.moved.reduceScatter ?? 0, ring * 4 * psi);
     within5(recs.zero2!.moved.allGather ?? 0, ring * 4 * psi);
+  });
+
+  it('ZeRO-1 as torch\'s ZeroRedundancyOptimizer moves 3Ψ: DDP\'s all-reduce (2Ψ) plus each rank broadcasting its updated parameters (Ψ)', () => {
+    const moved = recs['zero1-torch']!.moved;
+    within5(moved.allReduce ?? 0, 2 * ring * 4 * psi);
+    // Rank 1 broadcasts the quarter of the parameters it owns to the 3 others.
+    within5(moved.broadcast ?? 0, ring * 4 * psi);
+    const total = Object.values(moved).reduce((a, b) => a + b, 0);
+    const reduceScatterZero1 = Object.values(recs.zero1!.moved).reduce((a, b) => a + b, 0);
+    within5(total / reduceScatterZero1, 1.5);
   });
 
   it('ZeRO-3 moves 3Ψ: 1.5× DDP, not 3×', () => {

@@ -3,6 +3,7 @@ export const TRAINER_FACTORIES: Record<string, string> = {
   ddp: `(m, o) => ranks.DDP(m, o)`,
   'ddp-bucket-view': `(m, o) => ranks.DDP(m, { ...o, gradientAsBucketView: true })`,
   zero1: `(m, o) => ranks.ZeRO(m, { ...o, stage: 1 })`,
+  'zero1-torch': `(m, o) => ranks.ZeroRedundancyOptimizer(m, o)`,
   zero2: `(m, o) => ranks.ZeRO(m, { ...o, stage: 2 })`,
   zero3: `(m, o) => ranks.ZeRO(m, { ...o, stage: 3 })`,
   'fsdp-FULL_SHARD': `(m, o) => ranks.FSDP(m, { ...o, shardingStrategy: 'FULL_SHARD' })`,

@@ -1,6 +1,7 @@
 /**
  * Data-parallel training for the playground, merged into the 'ranks' module next to `dist`:
- * models and layers, a sampler, DDP, ZeRO-1/2/3, FSDP, sync-BatchNorm, the memory ledger and byte counters.
+ * models and layers, a sampler, DDP, ZeRO-1/2/3, ZeroRedundancyOptimizer, FSDP2's fullyShard (and FSDP1's names over it),
+ * sync-BatchNorm, the memory ledger and byte counters.
  */
 export { Lcg } from './lcg.ts';
 export { Linear, Activation, BatchNorm1d, SyncBatchNorm, isCollectiveLayer } from './layers.ts';
@@ -28,5 +29,9 @@ export type { DDPOptions } from './ddp.ts';
 export { ZeRO, ZeroRedundancy } from './zero.ts';
 export { ZeroRedundancyOptimizer, ZeroRedundancyOptimizerDDP, partitionParameters } from './zeroRedundancyOptimizer.ts';
 export type { ZeroOptions, ZeroStage } from './zero.ts';
+export { fullyShard, FullyShardedDataParallel } from './fullyShard.ts';
+export type { FullyShardOptions } from './fullyShard.ts';
+export { initDeviceMesh } from './deviceMesh.ts';
+export type { DeviceMesh } from './deviceMesh.ts';
 export { FSDP, SHARDING_STRATEGY_STAGE } from './fsdp.ts';
 export type { FSDPOptions, ShardingStrategy } from './fsdp.ts';

@@ -104,11 +104,13 @@ export class FullyShardedDataParallel extends DataParallelBase {
     const unit = this.units[u]!;
     const post = phase === 'backward' && unit.postLayouts ? this.kept.get(u)! : null;
     const pieces = post ?? unit.params.map((_, j) => this.shards[this.slot(u, j)]!);
-    const input = tf.concat(pieces.map((t) => tf.reshape(t, [-1])));
+    const input = tf.tidy(() => tf.concat(pieces.map((t) => tf.reshape(t, [-1]))));
     const group = post ? this.postForwardGroup! : this.mesh.shard;
     const pending = this.track('allGather', `${phase} unit ${u} (layer ${unit.layer})`, input.size * 4, this.dist.allGather(input, { async: true, group }));
     const done = pending.done.then((all) => {
       input.dispose();
+      // A prefetched unit occupies memory from its arrival, before the unit ahead of it is freed.
+      this.ledger.hold('gathered', all);
       return all;
     });
     const entry = { done };
@@ -151,7 +153,8 @@ export class FullyShardedDataParallel extends DataParallelBase {
     const all = await pending.done;
     this.gathers.delete(u);
     const params = this.unpack(u, all, phase === 'backward' && unit.postLayouts ? unit.postLayouts : unit.layouts);
-    all.dispose();
+    // FSDP2 copies out of the all-gather buffer into the parameters; count them as one allocation.
+    this.ledger.free(all);
     this.ledger.hold('gathered', ...params);
     return params;
   }
@@ -253,7 +256,7 @@ export class FullyShardedDataParallel extends DataParallelBase {
     const out: Record<string, Float32Array> = {};
     for (let u = 0; u < this.units.length; u++) {
       const unit = this.units[u]!;
-      const input = tf.concat(unit.params.map((_, j) => this.shards[this.slot(u, j)]!));
+      const input = tf.tidy(() => tf.concat(unit.params.map((_, j) => this.shards[this.slot(u, j)]!)));
       const all = await this.dist.allGather(input, { group: this.mesh.shard });
       input.dispose();
       const params = this.unpack(u, all, unit.layouts);

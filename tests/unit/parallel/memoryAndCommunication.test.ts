@@ -26,6 +26,7 @@ const makers = {
   'zero1-torch': (m, o) => ranks.ZeroRedundancyOptimizer(m, { ...o, gradientAsBucketView: true, allReduceAlgorithm: 'ring' }),
   zero2: (m, o) => ranks.ZeRO(m, { ...o, stage: 2 }),
   zero3: (m, o) => ranks.ZeRO(m, { ...o, stage: 3 }),
+  fullyShard: (m, o) => ranks.fullyShard(m, o),
 };
 for (const [name, make] of Object.entries(makers)) {
   const baseline = tf.memory().numBytes;
@@ -61,7 +62,7 @@ describe(`memory ledger and communication counters vs the ZeRO analysis (${W} ra
   });
 
   it('the ledger misses nothing: its total equals the bytes tfjs itself reports allocated since the model was built', () => {
-    for (const name of ['ddp', 'zero1', 'zero1-torch', 'zero2', 'zero3']) {
+    for (const name of ['ddp', 'zero1', 'zero1-torch', 'zero2', 'zero3', 'fullyShard']) {
       const r = recs[name]!;
       expect(r.afterBackward.total, `${name} after backward`).toBe(r.tfBytes.afterBackward);
       expect(r.afterStep.total, `${name} after step`).toBe(r.tfBytes.afterStep);
@@ -75,9 +76,10 @@ describe(`memory ledger and communication counters vs the ZeRO analysis (${W} ra
     'zero1-torch': { params: 4, grads: 4, optimizerState: 8 / W },
     zero2: { params: 4, grads: 4 / W, optimizerState: 8 / W },
     zero3: { params: 4 / W, grads: 4 / W, optimizerState: 8 / W },
+    fullyShard: { params: 4 / W, grads: 4 / W, optimizerState: 8 / W },
   };
 
-  for (const name of ['ddp', 'zero1', 'zero1-torch', 'zero2', 'zero3']) {
+  for (const name of ['ddp', 'zero1', 'zero1-torch', 'zero2', 'zero3', 'fullyShard']) {
     it(`${name}: measured parameter, gradient and optimizer-state bytes match the formula within 5%`, () => {
       const r = recs[name]!;
       const e = expected[name]!;
@@ -131,5 +133,11 @@ describe(`memory ledger and communication counters vs the ZeRO analysis (${W} ra
     within5(z3, 3 * ring * 4 * psi);
     within5(recs.zero3!.moved.allGather ?? 0, 2 * ring * 4 * psi);
     within5(z3 / ddp, 1.5);
+  });
+
+  it('fullyShard (FSDP2) moves the same 3Ψ as ZeRO-3: two all-gathers and one reduce-scatter of the dim-0 shards', () => {
+    const moved = recs.fullyShard!.moved;
+    within5(moved.allGather ?? 0, 2 * ring * 4 * psi);
+    within5(moved.reduceScatter ?? 0, ring * 4 * psi);
   });
 });

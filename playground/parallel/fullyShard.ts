@@ -23,7 +23,7 @@ export interface FullyShardOptions extends DataParallelOptions {
 }
 
 /** One `fully_shard` unit: a layer's parameters, all-gathered in one collective and reduce-scattered in one. */
-interface Unit {
+export interface FullyShardUnit {
   readonly layer: number;
   readonly params: readonly number[];
   readonly layouts: readonly Dim0Layout[];
@@ -41,7 +41,7 @@ interface Unit {
 export class FullyShardedDataParallel extends DataParallelBase {
   readonly reshardAfterForward: boolean | number;
   readonly mesh: MeshGroups;
-  readonly units: readonly Unit[];
+  readonly units: readonly FullyShardUnit[];
   private readonly unitOfLayer: (number | null)[];
   private readonly postForwardGroup: ProcessGroupHandle | null;
   /** This rank's padded dim-0 shard of every parameter (flat), and its optimizer state. */
@@ -69,7 +69,7 @@ export class FullyShardedDataParallel extends DataParallelBase {
       this.postForwardGroup = this.dist.newGroup(this.mesh.shardMembers.slice(start, start + k));
     } else this.postForwardGroup = null;
     const shapes = this.model.params.map((p) => p.shape);
-    const units: Unit[] = [];
+    const units: FullyShardUnit[] = [];
     this.unitOfLayer = this.model.layerParams.map((ps, layer) => {
       if (!ps.length) return null;
       units.push({ layer, params: ps, layouts: ps.map((i) => dim0Layout(shapes[i]!, s)), postLayouts: k ? ps.map((i) => dim0Layout(shapes[i]!, k)) : null });

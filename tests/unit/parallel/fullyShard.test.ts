@@ -68,3 +68,47 @@ describe('fullyShard at world 3 (uneven dim 0, 6/5/5 rows) equals single-device 
     expect(records[0]!.find((r) => r.name === 'bad-int')!.error).toMatch(/must divide the shard group size 3, not 2/);
   });
 });
+
+interface CommRec { name: string; moved: Record<string, number> }
+
+// Ψ = 2 · (8·8 + 8) = 144 elements, every dim 0 divisible by 4 and 2: no padding in the counts.
+const meshProgram = `${PRELUDE}
+const rng = new ranks.Lcg(5 + dist.rank);
+const x = tf.tensor2d(rng.fill(4 * 8), [4, 8]);
+const y = tf.tensor2d(rng.fill(4 * 8), [4, 8]);
+const configs = {
+  fsdp: {},
+  'reshard-2': { reshardAfterForward: 2 },
+  hsdp: { mesh: ranks.initDeviceMesh([2, 2], { meshDimNames: ['replicate', 'shard'] }) },
+};
+for (const [name, o] of Object.entries(configs)) {
+  const trainer = await ranks.fullyShard(ranks.mlp([8, 8, 8], { seed: 2 }), { optimizer: new ranks.SGD({ lr: 0.1 }), average: 'ranks', ...o });
+  const before = ranks.commBytes();
+  await trainer.trainStep(x, y);
+  report({ name, moved: ranks.commBytesSince(before) });
+}
+`;
+
+describe('fullyShard meshes on 4 ranks: where each collective runs, read from the byte counters', () => {
+  const psi = 144 * 4;
+  let recs: CommRec[] = [];
+  beforeAll(async () => {
+    recs = (await runRanks<CommRec>(meshProgram, 4))[0]!;
+  }, 240_000);
+  const moved = (name: string) => recs.find((r) => r.name === name)!.moved;
+
+  it('1-D mesh: forward and backward all-gathers and the reduce-scatter run over all 4 ranks (3/4 Ψ each)', () => {
+    expect(moved('fsdp')).toEqual({ allGather: 2 * (3 / 4) * psi, reduceScatter: (3 / 4) * psi });
+  });
+
+  it('reshardAfterForward: 2 keeps half-shards after forward, so the backward all-gather runs within 2 ranks', () => {
+    // Forward gathers quarters from 3 peers; backward gathers halves from 1 peer.
+    expect(moved('reshard-2')).toEqual({ allGather: (3 / 4) * psi + (1 / 2) * psi, reduceScatter: (3 / 4) * psi });
+  });
+
+  it('HSDP on a 2 × 2 mesh: shard within a row of 2, then all-reduce the half-shards across the 2 replicas', () => {
+    // Gathers and the reduce-scatter move halves within the row. The all-reduce of the Ψ/2 shard over the 2 replicas
+    // uses the runtime's default two-shot algorithm, which sends (n − 1)/n of the tensor: Ψ/4 (auto-algorithm.ts).
+    expect(moved('hsdp')).toEqual({ allGather: 2 * (1 / 2) * psi, reduceScatter: (1 / 2) * psi, allReduce: (1 / 4) * psi });
+  });
+});

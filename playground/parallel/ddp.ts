@@ -1,12 +1,12 @@
 import * as tf from '@tensorflow/tfjs';
 import type { AllReduceAlgorithm } from '../collectives/dist-api.ts';
-import { broadcastFromRankZero } from './broadcastFromRankZero.ts';
-import { DataParallelBase, type DataParallelOptions } from './dataParallelBase.ts';
-import { constructionBuckets, rebuiltBuckets, type BucketOptions, type GradientBucket } from './gradientBuckets.ts';
-import type { LayerHooks } from './layerwiseBackward.ts';
+import { broadcastFromRankZero } from './broadcast-from-rank-zero.ts';
+import { DataParallelBase, type DataParallelOptions } from './data-parallel-base.ts';
+import { constructionBuckets, rebuiltBuckets, type BucketOptions, type GradientBucket } from './gradient-buckets.ts';
+import type { LayerHooks } from './layerwise-backward.ts';
 import { mseLoss, type RowLoss } from './losses.ts';
 import { initialState } from './optimizers.ts';
-import { resolveDist } from './resolveDist.ts';
+import { resolveDist } from './resolve-dist.ts';
 import { toSequential, type TrainableModel } from './sequential.ts';
 
 export interface DDPOptions extends DataParallelOptions, BucketOptions {

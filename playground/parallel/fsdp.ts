@@ -1,7 +1,7 @@
 import { DDP, type DDPOptions, type DistributedDataParallel } from './ddp.ts';
-import type { DataParallelOptions } from './dataParallelBase.ts';
-import type { DeviceMesh } from './deviceMesh.ts';
-import { fullyShard, type FullyShardedDataParallel } from './fullyShard.ts';
+import type { DataParallelOptions } from './data-parallel-base.ts';
+import type { DeviceMesh } from './device-mesh.ts';
+import { fullyShard, type FullyShardedDataParallel } from './fully-shard.ts';
 import type { TrainableModel } from './sequential.ts';
 
 /** FSDP1's sharding strategies (`torch.distributed.fsdp.ShardingStrategy`). */

@@ -1,13 +1,13 @@
 import * as tf from '@tensorflow/tfjs';
-import { broadcastFromRankZero } from './broadcastFromRankZero.ts';
-import { DataParallelBase, type DataParallelOptions, type PendingCollective } from './dataParallelBase.ts';
-import { flattenPadded, type FlatGroup } from './flatShards.ts';
-import type { LayerHooks } from './layerwiseBackward.ts';
+import { broadcastFromRankZero } from './broadcast-from-rank-zero.ts';
+import { DataParallelBase, type DataParallelOptions, type PendingCollective } from './data-parallel-base.ts';
+import { flattenPadded, type FlatGroup } from './flat-shards.ts';
+import type { LayerHooks } from './layerwise-backward.ts';
 import { mseLoss, type RowLoss } from './losses.ts';
 import { initialState } from './optimizers.ts';
-import { resolveDist } from './resolveDist.ts';
+import { resolveDist } from './resolve-dist.ts';
 import { toSequential, type TrainableModel } from './sequential.ts';
-import { replicatedParameters, shardedParameters, type ZeroParameters } from './zeroParameters.ts';
+import { replicatedParameters, shardedParameters, type ZeroParameters } from './zero-parameters.ts';
 
 /** 1: shard optimizer state. 2: also shard gradients. 3: also shard parameters. */
 export type ZeroStage = 1 | 2 | 3;

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { dim0Layout, ownRows } from '../../../playground/parallel/dim0Shards.ts';
+import { dim0Layout, ownRows } from '../../../playground/parallel/dim0-shards.ts';
 import { maxParamDiff } from './referenceJson.ts';
 import { PRELUDE, runRanks } from './runRanks.ts';
 import { singleDeviceHistory } from './singleDeviceRuns.ts';

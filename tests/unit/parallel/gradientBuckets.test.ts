@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { bucketSizeLimits, constructionBuckets, planBuckets, rebuiltBuckets } from '../../../playground/parallel/gradientBuckets.ts';
+import { bucketSizeLimits, constructionBuckets, planBuckets, rebuiltBuckets } from '../../../playground/parallel/gradient-buckets.ts';
 
 const MB = 2 ** 20;
 const PYTHON = '/usr/bin/python3';

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { MemorySnapshot } from '../../../playground/parallel/memoryLedger.ts';
+import type { MemorySnapshot } from '../../../playground/parallel/memory-ledger.ts';
 import { PRELUDE, runRanks } from './runRanks.ts';
 
 interface Rec {

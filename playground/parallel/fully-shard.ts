@@ -1,13 +1,13 @@
 import * as tf from '@tensorflow/tfjs';
 import type { ProcessGroupHandle } from '../collectives/dist-api.ts';
-import { broadcastFromRankZero } from './broadcastFromRankZero.ts';
-import { DataParallelBase, type DataParallelOptions, type PendingCollective } from './dataParallelBase.ts';
-import { meshGroups, type DeviceMesh, type MeshGroups } from './deviceMesh.ts';
-import { dim0Layout, fromChunks, padToChunks, shardOf, type Dim0Layout } from './dim0Shards.ts';
-import type { LayerHooks } from './layerwiseBackward.ts';
+import { broadcastFromRankZero } from './broadcast-from-rank-zero.ts';
+import { DataParallelBase, type DataParallelOptions, type PendingCollective } from './data-parallel-base.ts';
+import { meshGroups, type DeviceMesh, type MeshGroups } from './device-mesh.ts';
+import { dim0Layout, fromChunks, padToChunks, shardOf, type Dim0Layout } from './dim0-shards.ts';
+import type { LayerHooks } from './layerwise-backward.ts';
 import { mseLoss, type RowLoss } from './losses.ts';
 import { initialState } from './optimizers.ts';
-import { resolveDist } from './resolveDist.ts';
+import { resolveDist } from './resolve-dist.ts';
 import { toSequential, type TrainableModel } from './sequential.ts';
 
 export interface FullyShardOptions extends DataParallelOptions {

@@ -1,11 +1,11 @@
 import * as tf from '@tensorflow/tfjs';
 import type { Dist, Work } from '../collectives/dist-api.ts';
-import type { PendingCollective } from './dataParallelBase.ts';
-import { flatGroup, flattenPadded, ownChunk, unflatten, type FlatGroup } from './flatShards.ts';
-import { planBuckets, type BucketOptions } from './gradientBuckets.ts';
-import type { MemoryLedger } from './memoryLedger.ts';
+import type { PendingCollective } from './data-parallel-base.ts';
+import { flatGroup, flattenPadded, ownChunk, unflatten, type FlatGroup } from './flat-shards.ts';
+import { planBuckets, type BucketOptions } from './gradient-buckets.ts';
+import type { MemoryLedger } from './memory-ledger.ts';
 import type { Sequential } from './sequential.ts';
-import type { TimelineSpan } from './layerwiseBackward.ts';
+import type { TimelineSpan } from './layerwise-backward.ts';
 
 /** What the parameter handling needs from the trainer that owns it. */
 export interface ZeroContext {

@@ -1,18 +1,15 @@
 import * as tf from '@tensorflow/tfjs';
 import type { AllReduceAlgorithm } from '../collectives/dist-api.ts';
-import { DataParallelBase, type DataParallelOptions } from './dataParallelBase.ts';
-import { DEFAULT_BUCKET_CAP_MB, DEFAULT_FIRST_BUCKET_MB, planBuckets, type GradientBucket } from './gradientBuckets.ts';
-import type { LayerHooks } from './layerwiseBackward.ts';
+import { broadcastFromRankZero } from './broadcast-from-rank-zero.ts';
+import { DataParallelBase, type DataParallelOptions } from './data-parallel-base.ts';
+import { constructionBuckets, rebuiltBuckets, type BucketOptions, type GradientBucket } from './gradient-buckets.ts';
+import type { LayerHooks } from './layerwise-backward.ts';
 import { mseLoss, type RowLoss } from './losses.ts';
 import { initialState } from './optimizers.ts';
-import { resolveDist } from './resolveDist.ts';
+import { resolveDist } from './resolve-dist.ts';
 import { toSequential, type TrainableModel } from './sequential.ts';
 
-export interface DDPOptions extends DataParallelOptions {
-  /** Cap of every bucket after the first, in MiB (PyTorch default 25). */
-  bucketCapMB?: number;
-  /** Cap of the first bucket, in MiB (PyTorch uses 1). */
-  firstBucketCapMB?: number;
+export interface DDPOptions extends DataParallelOptions, BucketOptions {
   /** Broadcast rank 0's buffers (BatchNorm running stats) before every forward, as PyTorch does by default. */
   broadcastBuffers?: boolean;
   /**
@@ -31,14 +28,28 @@ export interface DDPOptions extends DataParallelOptions {
  * as soon as their gradients exist, so communication overlaps the rest of the backward pass.
  */
 export class DistributedDataParallel extends DataParallelBase {
-  readonly buckets: readonly GradientBucket[];
+  readonly findUnusedParameters: boolean;
+  /** The bucket assignment in use: one bucket at construction (by default), rebuilt once after the first synced backward. */
+  get buckets(): readonly GradientBucket[] {
+    return this.bucketList;
+  }
+  /** True once the buckets were rebuilt in gradient-arrival order (never with `findUnusedParameters`). */
+  get bucketsRebuilt(): boolean {
+    return this.rebuilt;
+  }
+  private bucketList: GradientBucket[];
+  private rebuilt = false;
+  /** Parameter indices in the order their gradients arrived during the first synced backward. */
+  private arrival: number[] = [];
+  private readonly bucketOptions: BucketOptions;
   readonly broadcastBuffers: boolean;
   readonly gradientAsBucketView: boolean;
   readonly overlap: boolean;
   readonly allReduceAlgorithm: AllReduceAlgorithm;
   /** Synchronized gradients, one per parameter, ready for `step()`. */
   readonly grads: (tf.Tensor | null)[];
-  private readonly state: tf.Tensor[][];
+  /** Optimizer state per parameter; empty for parameters whose state another rank keeps. */
+  protected readonly state: tf.Tensor[][];
   private bucketBuffers: (tf.Tensor | null)[];
 
   constructor(model: TrainableModel, opts: DDPOptions) {
@@ -48,36 +59,45 @@ export class DistributedDataParallel extends DataParallelBase {
     this.gradientAsBucketView = opts.gradientAsBucketView ?? false;
     this.overlap = opts.overlap ?? true;
     this.allReduceAlgorithm = opts.allReduceAlgorithm ?? 'auto';
-    this.buckets = planBuckets(model.params.map((p) => p.size * 4), {
-      bucketCapMB: opts.bucketCapMB ?? DEFAULT_BUCKET_CAP_MB,
-      firstBucketCapMB: opts.firstBucketCapMB ?? DEFAULT_FIRST_BUCKET_MB,
-    });
+    this.findUnusedParameters = opts.findUnusedParameters ?? false;
+    this.bucketOptions = { bucketCapMB: opts.bucketCapMB, firstBucketCapMB: opts.firstBucketCapMB, findUnusedParameters: this.findUnusedParameters };
+    this.bucketList = constructionBuckets(this.paramBytes(), this.bucketOptions);
     this.grads = model.params.map(() => null);
-    this.bucketBuffers = this.buckets.map(() => null);
-    this.state = model.params.map((p) => initialState(this.optimizer, p.shape));
+    this.bucketBuffers = this.bucketList.map(() => null);
+    this.state = model.params.map((p, k) => (this.keepsStateOf(k) ? initialState(this.optimizer, p.shape) : []));
     this.ledger.hold('params', ...model.params);
     this.ledger.hold('optimizerState', ...this.state.flat());
   }
 
   /** Make every rank start from rank 0's parameters and buffers. */
   async broadcastFromRankZero(): Promise<void> {
-    for (const v of [...this.model.params, ...this.model.buffers]) {
-      const t = await this.dist.broadcast(v, { src: 0 });
-      v.assign(t);
-      t.dispose();
-    }
+    await broadcastFromRankZero(this.dist, [...this.model.params, ...this.model.buffers]);
+  }
+
+  private paramBytes(): number[] {
+    return this.model.params.map((p) => p.size * 4);
+  }
+
+  /** Whether this backward records gradient arrival: the first synced one, unless unused parameters are searched for. */
+  private get recording(): boolean {
+    return !this.rebuilt && !this.findUnusedParameters && this.syncing;
+  }
+
+  /** Like `Reducer::rebuild_buckets`, called before the forward after the first synced backward: once, in arrival order. */
+  private rebuildBuckets(): void {
+    if (this.rebuilt || this.findUnusedParameters || this.arrival.length !== this.model.params.length) return;
+    this.bucketList = rebuiltBuckets(this.paramBytes(), this.arrival, this.bucketOptions);
+    for (const buffer of this.bucketBuffers) if (buffer) this.ledger.free(buffer);
+    this.bucketBuffers = this.bucketList.map(() => null);
+    this.rebuilt = true;
   }
 
   async backward(x: tf.Tensor, target: tf.Tensor, loss: RowLoss = mseLoss): Promise<number> {
+    this.rebuildBuckets();
     // Like PyTorch, buffers are broadcast before every forward, inside noSync too (it only skips the gradient sync).
-    if (this.broadcastBuffers && this.model.buffers.length) {
-      for (const v of this.model.buffers) {
-        const t = await this.dist.broadcast(v, { src: 0 });
-        v.assign(t);
-        t.dispose();
-      }
-    }
+    if (this.broadcastBuffers) await broadcastFromRankZero(this.dist, this.model.buffers);
     const syncing = this.syncing;
+    const recording = this.recording;
     const finished: (Promise<void> | null)[] = this.buckets.map(() => null);
     const ready = new Set<number>();
     // Launches run synchronously inside the layer loop, so every rank calls its collectives in the same order.
@@ -90,7 +110,10 @@ export class DistributedDataParallel extends DataParallelBase {
       paramsFor: async (layer) => this.model.layerParams[layer]!.map((k) => this.model.params[k]!),
       releaseParams: () => {},
       onGrads: async (layer, grads) => {
-        for (const k of this.accumulate(layer, grads)) ready.add(k);
+        const indices = this.accumulate(layer, grads);
+        for (const k of indices) ready.add(k);
+        // A layer's gradients come out of one tf.grads call; they are recorded last-declared first, as a sequential model's reverse registration order.
+        if (recording) this.arrival.push(...[...indices].reverse());
         // The row count was all-reduced before the forward, so this wait is normally already over.
         if (syncing && this.overlap) launchReady(1 / (await this.divisor!));
       },
@@ -150,17 +173,24 @@ export class DistributedDataParallel extends DataParallelBase {
     this.localGrads[k] = null;
   }
 
+  /** Whether this rank keeps the optimizer state of parameter `k` (every one under DDP). Called from the constructor. */
+  protected keepsStateOf(_k: number): boolean {
+    return true;
+  }
+
   async step(): Promise<void> {
     this.steps++;
     this.timed('optimizer', 'step', () => this.model.params.forEach((p, k) => {
       const g = this.grads[k];
-      if (!g) throw new Error(`DDP.step: no synchronized gradient for ${this.model.paramNames[k]} (call backward outside noSync first)`);
-      const out = this.optimizer.update(p, g, this.state[k]!, this.steps);
-      p.assign(out.param);
-      out.param.dispose();
-      this.ledger.free(...this.state[k]!);
-      this.ledger.hold('optimizerState', ...out.state);
-      this.state[k] = out.state;
+      if (!g) throw new Error(`${this.constructor.name}.step: no synchronized gradient for ${this.model.paramNames[k]} (call backward outside noSync first)`);
+      if (this.keepsStateOf(k)) {
+        const out = this.optimizer.update(p, g, this.state[k]!, this.steps);
+        p.assign(out.param);
+        out.param.dispose();
+        this.ledger.free(...this.state[k]!);
+        this.ledger.hold('optimizerState', ...out.state);
+        this.state[k] = out.state;
+      }
       this.ledger.free(g);
       this.grads[k] = null;
     }));

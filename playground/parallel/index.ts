@@ -1,6 +1,7 @@
 /**
  * Data-parallel training for the playground, merged into the 'ranks' module next to `dist`:
- * models and layers, a sampler, DDP, ZeRO-1/2/3, FSDP, sync-BatchNorm, the memory ledger and byte counters.
+ * models and layers, a sampler, DDP, ZeRO-1/2/3, ZeroRedundancyOptimizer, FSDP2's fullyShard (and FSDP1's names over it),
+ * sync-BatchNorm, the memory ledger and byte counters.
  */
 export { Lcg } from './lcg.ts';
 export { Linear, Activation, BatchNorm1d, SyncBatchNorm, isCollectiveLayer } from './layers.ts';
@@ -11,21 +12,26 @@ export { mseLoss, crossEntropyLoss } from './losses.ts';
 export type { RowLoss } from './losses.ts';
 export { SGD, Adam, initialState } from './optimizers.ts';
 export type { ElementwiseOptimizer } from './optimizers.ts';
-export { SingleDeviceTrainer } from './singleDevice.ts';
-export { REFERENCE_MLP, referenceModel, referenceData } from './referenceMlp.ts';
-export { DistributedSampler, seededShuffle, unequalShards } from './distributedSampler.ts';
-export type { DistributedSamplerOptions } from './distributedSampler.ts';
-export { planBuckets, DEFAULT_BUCKET_CAP_MB, DEFAULT_FIRST_BUCKET_MB } from './gradientBuckets.ts';
-export type { GradientBucket } from './gradientBuckets.ts';
-export { MemoryLedger, MEMORY_CATEGORIES } from './memoryLedger.ts';
-export { commBytes, commBytesSince, totalBytes } from './communicationCounters.ts';
-export type { CommBytes } from './communicationCounters.ts';
-export type { MemoryCategory, MemoryBreakdown, MemorySnapshot } from './memoryLedger.ts';
-export type { TimelineSpan } from './layerwiseBackward.ts';
-export type { DataParallelTrainer, DataParallelOptions } from './dataParallelBase.ts';
+export { SingleDeviceTrainer } from './single-device.ts';
+export { REFERENCE_MLP, referenceModel, referenceData } from './reference-mlp.ts';
+export { DistributedSampler, seededShuffle, unequalShards } from './distributed-sampler.ts';
+export type { DistributedSamplerOptions } from './distributed-sampler.ts';
+export { planBuckets, assignBuckets, bucketSizeLimits, constructionBuckets, rebuiltBuckets, DEFAULT_BUCKET_CAP_MB, DEFAULT_FIRST_BUCKET_MB } from './gradient-buckets.ts';
+export type { GradientBucket, BucketOptions } from './gradient-buckets.ts';
+export { MemoryLedger, MEMORY_CATEGORIES } from './memory-ledger.ts';
+export { commBytes, commBytesSince, totalBytes } from './communication-counters.ts';
+export type { CommBytes } from './communication-counters.ts';
+export type { MemoryCategory, MemoryBreakdown, MemorySnapshot } from './memory-ledger.ts';
+export type { TimelineSpan } from './layerwise-backward.ts';
+export type { DataParallelTrainer, DataParallelOptions } from './data-parallel-base.ts';
 export { DDP, DistributedDataParallel } from './ddp.ts';
 export type { DDPOptions } from './ddp.ts';
 export { ZeRO, ZeroRedundancy } from './zero.ts';
+export { ZeroRedundancyOptimizer, ZeroRedundancyOptimizerDDP, partitionParameters } from './zero-redundancy-optimizer.ts';
 export type { ZeroOptions, ZeroStage } from './zero.ts';
+export { fullyShard, FullyShardedDataParallel } from './fully-shard.ts';
+export type { FullyShardOptions } from './fully-shard.ts';
+export { initDeviceMesh } from './device-mesh.ts';
+export type { DeviceMesh } from './device-mesh.ts';
 export { FSDP, SHARDING_STRATEGY_STAGE } from './fsdp.ts';
 export type { FSDPOptions, ShardingStrategy } from './fsdp.ts';

@@ -143,23 +143,57 @@ function runningUpdate([runMean, runVar]: readonly tf.Tensor[], mean: tf.Tensor,
 }
 
 /**
- * BatchNorm whose statistics cover every rank's rows: the forward pass all-reduces
- * [Σx, Σx², count] and the backward pass all-reduces [Σdy, Σdy·x̂], as `torch.nn.SyncBatchNorm` does.
+ * Merges per-rank (mean, invstd, count) rows into the global mean and biased variance, in rank order, as
+ * `batch_norm_reduce_statistics_kernel` (aten/src/ATen/native/cuda/Normalization.cuh, behind
+ * `torch.batch_norm_gather_stats_with_counts`) does: Chan's pairwise update, ranks with count 0 skipped.
+ */
+export function combineRankStats(rows: readonly Float32Array[] | readonly number[][], channels: number, eps: number): { mean: number[]; variance: number[]; count: number } {
+  const mean = new Array<number>(channels).fill(0);
+  const varN = new Array<number>(channels).fill(0);
+  let n = 0;
+  for (const row of rows) {
+    const count = row[2 * channels]!;
+    if (count < 1) continue; // PyTorch masks out ranks whose input was empty
+    for (let i = 0; i < channels; i++) {
+      const m = row[i]!;
+      const v = (1 / row[channels + i]! ** 2 - eps) * count;
+      const factor = 1 / (n + count);
+      varN[i]! += v + (mean[i]! - m) ** 2 * n * count * factor;
+      mean[i] = n * factor * mean[i]! + count * factor * m;
+    }
+    n += count;
+  }
+  return { mean, variance: varN.map((v) => v / n), count: n };
+}
+
+/**
+ * BatchNorm whose statistics cover every rank's rows, as `torch.nn.SyncBatchNorm` does it
+ * (torch/nn/modules/_functions.py, `SyncBatchNorm.forward`): each rank all-gathers its own
+ * (mean, invstd, count), 2C + 1 values, and every rank combines them weighted by count, so ranks may
+ * hold different numbers of rows. The backward all-reduces [Σdy, Σdy·x̂].
  */
 export class SyncBatchNorm extends BatchNorm1d implements CollectiveLayer {
   override readonly kind = 'SyncBatchNorm';
 
   async forwardCollective(x: tf.Tensor, [gamma, beta]: readonly tf.Tensor[], dist: Dist, buffers: readonly tf.Tensor[]) {
     const c = this.numFeatures;
-    const local = tf.tidy(() => tf.concat([tf.sum(x, 0), tf.sum(tf.square(x), 0), tf.tensor1d([x.shape[0]!])]));
-    const global = await dist.allReduce(local, { op: 'sum' });
+    const rows = x.shape[0]!;
+    // C, C, 1 -> 2C + 1; an empty shard still joins the all-gather, with count 0.
+    const local = rows > 0
+      ? tf.tidy(() => {
+        const { mean, variance } = tf.moments(x, 0);
+        return tf.concat([mean, tf.rsqrt(tf.add(variance, this.eps)), tf.tensor1d([rows])]);
+      })
+      : tf.zeros([2 * c + 1]);
+    const gathered = await dist.allGather(local);
     local.dispose();
-    const stats = await global.data();
-    global.dispose();
-    const count = stats[2 * c]!;
+    const flat = (await gathered.data()) as Float32Array;
+    gathered.dispose();
+    const perRank = Array.from({ length: flat.length / (2 * c + 1) }, (_, r) => flat.subarray(r * (2 * c + 1), (r + 1) * (2 * c + 1)));
+    const { mean: m, variance: v, count } = combineRankStats(perRank, c, this.eps);
     return tf.tidy(() => {
-      const mean = tf.div(tf.tensor1d(stats.slice(0, c)), count);
-      const variance = tf.sub(tf.div(tf.tensor1d(stats.slice(c, 2 * c)), count), tf.square(mean));
+      const mean = tf.tensor1d(m);
+      const variance = tf.tensor1d(v);
       const invStd = tf.rsqrt(tf.add(variance, this.eps));
       const xhat = tf.mul(tf.sub(x, mean), invStd);
       const y = tf.add(tf.mul(xhat, gamma!), beta!);

@@ -1,12 +1,13 @@
 import * as tf from '@tensorflow/tfjs';
-import { DataParallelBase, type DataParallelOptions, type PendingCollective } from './dataParallelBase.ts';
-import { DEFAULT_BUCKET_CAP_MB, DEFAULT_FIRST_BUCKET_MB, planBuckets } from './gradientBuckets.ts';
-import { flatGroup, flattenPadded, ownChunk, unflatten, type FlatGroup } from './flatShards.ts';
-import type { LayerHooks } from './layerwiseBackward.ts';
+import { broadcastFromRankZero } from './broadcast-from-rank-zero.ts';
+import { DataParallelBase, type DataParallelOptions, type PendingCollective } from './data-parallel-base.ts';
+import { flattenPadded, type FlatGroup } from './flat-shards.ts';
+import type { LayerHooks } from './layerwise-backward.ts';
 import { mseLoss, type RowLoss } from './losses.ts';
 import { initialState } from './optimizers.ts';
-import { resolveDist } from './resolveDist.ts';
+import { resolveDist } from './resolve-dist.ts';
 import { toSequential, type TrainableModel } from './sequential.ts';
+import { replicatedParameters, shardedParameters, type ZeroParameters } from './zero-parameters.ts';
 
 /** 1: shard optimizer state. 2: also shard gradients. 3: also shard parameters. */
 export type ZeroStage = 1 | 2 | 3;
@@ -29,32 +30,20 @@ export class ZeroRedundancy extends DataParallelBase {
   readonly stage: ZeroStage;
   /** Stage 1/2: buckets; stage 3: one group per layer with parameters (the FSDP unit). */
   readonly groups: readonly FlatGroup[];
-  private readonly layerGroup: (number | null)[];
-  private readonly paramShards: (tf.Tensor | null)[];
+  /** Replicated (stages 1, 2) or sharded (stage 3) parameters, chosen here once. */
+  private readonly parameters: ZeroParameters;
+  /** Stage 1 keeps every gradient until the backward ends; 2 and 3 reduce-scatter them as they come. */
+  private readonly shardGradientsEarly: boolean;
   private readonly gradShards: (tf.Tensor | null)[];
   private readonly state: tf.Tensor[][];
-  private readonly shapes: number[][];
 
   constructor(model: TrainableModel, opts: ZeroOptions) {
     super(toSequential(model), resolveDist(opts.dist), opts);
-    model = this.model;
     this.stage = opts.stage;
-    const w = this.dist.worldSize;
-    const sizes = model.params.map((p) => p.size);
-    this.shapes = model.params.map((p) => p.shape);
-    if (this.stage === 3) {
-      this.groups = model.layerParams.filter((ps) => ps.length).map((ps) => flatGroup(ps, ps.map((k) => sizes[k]!), w));
-      let g = 0;
-      this.layerGroup = model.layerParams.map((ps) => (ps.length ? g++ : null));
-    } else {
-      const buckets = planBuckets(sizes.map((n) => n * 4), {
-        bucketCapMB: opts.bucketCapMB ?? DEFAULT_BUCKET_CAP_MB,
-        firstBucketCapMB: opts.firstBucketCapMB ?? DEFAULT_FIRST_BUCKET_MB,
-      });
-      this.groups = buckets.map((b) => flatGroup(b.params, b.params.map((k) => sizes[k]!), w));
-      this.layerGroup = model.layerParams.map(() => null);
-    }
-    this.paramShards = this.groups.map(() => null);
+    const ctx = { model: this.model, dist: this.dist, ledger: this.ledger, track: this.track.bind(this) };
+    this.parameters = this.stage === 3 ? shardedParameters(ctx) : replicatedParameters(ctx, { bucketCapMB: opts.bucketCapMB, firstBucketCapMB: opts.firstBucketCapMB });
+    this.shardGradientsEarly = this.stage > 1;
+    this.groups = this.parameters.groups;
     this.gradShards = this.groups.map(() => null);
     this.state = this.groups.map((g) => initialState(this.optimizer, [g.chunk]));
     this.ledger.hold('optimizerState', ...this.state.flat());
@@ -62,23 +51,8 @@ export class ZeroRedundancy extends DataParallelBase {
 
   /** Start from rank 0's parameters; stage 3 then keeps only this rank's shard and frees the full copies. */
   async init(): Promise<void> {
-    for (const v of [...this.model.params, ...this.model.buffers]) {
-      const t = await this.dist.broadcast(v, { src: 0 });
-      v.assign(t);
-      t.dispose();
-    }
-    if (this.stage < 3) {
-      this.ledger.hold('params', ...this.model.params);
-      return;
-    }
-    this.groups.forEach((g, i) => {
-      const flat = flattenPadded(g, g.params.map((k) => this.model.params[k]!));
-      const shard = ownChunk(g, flat, this.dist.rank);
-      flat.dispose();
-      this.ledger.hold('params', shard);
-      this.paramShards[i] = shard;
-    });
-    for (const p of this.model.params) p.dispose();
+    await broadcastFromRankZero(this.dist, [...this.model.params, ...this.model.buffers]);
+    this.parameters.init();
   }
 
   async backward(x: tf.Tensor, target: tf.Tensor, loss: RowLoss = mseLoss): Promise<number> {
@@ -91,14 +65,11 @@ export class ZeroRedundancy extends DataParallelBase {
       });
     };
     const hooks: LayerHooks = {
-      paramsFor: async (layer, phase) => this.layerParams(layer, phase),
-      releaseParams: (layer, params) => {
-        if (this.stage === 3 && this.layerGroup[layer] !== null) this.ledger.free(...params);
-      },
+      paramsFor: (layer, phase) => this.parameters.paramsFor(layer, phase),
+      releaseParams: (layer, params) => this.parameters.release(layer, params),
       onGrads: (layer, grads) => {
         for (const k of this.accumulate(layer, grads)) ready.add(k);
-        // Stage 1 holds every gradient until the backward ends; 2 and 3 shard them as they come.
-        if (syncing && this.stage > 1) launchReady();
+        if (syncing && this.shardGradientsEarly) launchReady();
       },
     };
     const { meanLoss, divisor } = await this.runPass(x, target, loss, hooks);
@@ -114,19 +85,6 @@ export class ZeroRedundancy extends DataParallelBase {
       this.gradShards[i] = scaled;
     }
     return meanLoss;
-  }
-
-  /** Full parameters of one layer: the model's own variables, or (stage 3) an all-gather of the shards. */
-  private async layerParams(layer: number, phase: 'forward' | 'backward'): Promise<tf.Tensor[]> {
-    const g = this.layerGroup[layer];
-    if (this.stage < 3 || g === null || g === undefined) return this.model.layerParams[layer]!.map((k) => this.model.params[k]!);
-    const group = this.groups[g]!;
-    const pending = this.track('allGather', `${phase} layer ${layer}`, group.chunk * 4, this.dist.allGather(this.paramShards[g]!, { async: true }));
-    const gathered = await pending.done;
-    const params = unflatten(group, gathered, group.params.map((k) => this.shapes[k]!));
-    gathered.dispose();
-    this.ledger.hold('gathered', ...params);
-    return params;
   }
 
   /** Flatten a group's accumulated gradients, free them, and start the reduce-scatter (sum). */
@@ -145,54 +103,25 @@ export class ZeroRedundancy extends DataParallelBase {
   async step(): Promise<void> {
     this.steps++;
     // The update is compute (one span); the parameter all-gathers it launches are tracked on their own.
-    const gathers: (PendingCollective | null)[] = this.timed('optimizer', 'step', () => this.groups.map((group, i) => {
+    const spreads = this.timed('optimizer', 'step', () => this.groups.map((_, i) => {
       const grad = this.gradShards[i];
       if (!grad) throw new Error('ZeRO.step: no synchronized gradient shard (call backward outside noSync first)');
-      const own = this.stage === 3 ? this.paramShards[i]! : this.ownParamChunk(group);
+      const own = this.parameters.ownSlice(i);
       const out = this.optimizer.update(own, grad, this.state[i]!, this.steps);
+      own.dispose();
       this.ledger.free(...this.state[i]!, grad);
       this.ledger.hold('optimizerState', ...out.state);
       this.state[i] = out.state;
       this.gradShards[i] = null;
-      if (this.stage === 3) {
-        this.ledger.free(own);
-        this.ledger.hold('params', out.param);
-        this.paramShards[i] = out.param;
-        return null;
-      }
-      own.dispose();
-      this.ledger.hold('gathered', out.param);
-      const pending = this.track('allGather', `params ${i}`, group.chunk * 4, this.dist.allGather(out.param, { async: true }));
-      return { done: pending.done.then((t) => (this.ledger.free(out.param), t)) };
+      return this.parameters.updated(i, out.param);
     }));
     for (let i = 0; i < this.groups.length; i++) {
-      if (!gathers[i]) continue;
-      const group = this.groups[i]!;
-      const full = await gathers[i]!.done;
-      const values = unflatten(group, full, group.params.map((k) => this.shapes[k]!));
-      full.dispose();
-      group.params.forEach((k, j) => this.model.params[k]!.assign(values[j]!));
-      tf.dispose(values);
+      if (spreads[i]) this.parameters.finish(i, await spreads[i]!.done);
     }
-  }
-
-  /** This rank's slice of a group's current (replicated) parameters. */
-  private ownParamChunk(group: FlatGroup): tf.Tensor {
-    return tf.tidy(() => ownChunk(group, flattenPadded(group, group.params.map((k) => this.model.params[k]!)), this.dist.rank));
   }
 
   async snapshot(): Promise<Record<string, Float32Array>> {
-    if (this.stage < 3) return this.model.snapshot();
-    const out: Record<string, Float32Array> = {};
-    for (let i = 0; i < this.groups.length; i++) {
-      const group = this.groups[i]!;
-      const gathered = await this.dist.allGather(this.paramShards[i]!);
-      const values = unflatten(group, gathered, group.params.map((k) => this.shapes[k]!));
-      gathered.dispose();
-      for (let j = 0; j < values.length; j++) out[this.model.paramNames[group.params[j]!]!] = (await values[j]!.data()) as Float32Array;
-      tf.dispose(values);
-    }
-    return out;
+    return this.parameters.snapshot();
   }
 }
 

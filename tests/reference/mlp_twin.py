@@ -7,7 +7,7 @@ Distributed:      /usr/bin/python3 -m torch.distributed.run --nproc_per_node 2 -
 
 Model 4 -> 8 (tanh) -> 3, MSE loss (mean), 16 fixed rows, 5 steps of SGD (lr 0.1) and Adam (lr 0.01).
 Weights and data come from a 32-bit LCG whose outputs are exact float32 values, so the TypeScript side
-(playground/parallel/referenceMlp.ts) rebuilds them bit for bit without reading this file.
+(playground/parallel/reference-mlp.ts) rebuilds them bit for bit without reading this file.
 
 Not covered here, on purpose: FullyShardedDataParallel and SyncBatchNorm need CUDA/NCCL in torch 1.13
 (FSDP's CPU path and SyncBatchNorm's CPU forward raise), so the TypeScript FSDP and SyncBatchNorm are

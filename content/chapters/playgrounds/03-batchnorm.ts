@@ -3,12 +3,15 @@
 import * as tf from '@tensorflow/tfjs';
 import { dist } from 'ranks';
 
-const n = dist.worldSize, r = dist.rank, rows = 4, features = 3, eps = 1e-5;
-// Each rank's rows come from a differently shifted distribution, as shards often do.
-const all = tf.randomNormal([n * rows, features], 0, 1, 'float32', 41);
-const shift = tf.range(0, n * rows).floorDiv(rows).reshape([n * rows, 1]).cast('float32');
-const X = all.add(shift); // rows of rank k are shifted by k
-const mine = X.slice([r * rows, 0], [rows, features]);
+const n = dist.worldSize, r = dist.rank, features = 3, eps = 1e-5;
+// Ranks hold different numbers of rows (3, 4, 5, …), and each rank's rows are shifted by its rank.
+const rowsOf = (k: number) => 3 + k;
+const total = Array.from({ length: n }, (_, k) => rowsOf(k)).reduce((a, b) => a + b, 0);
+const all = tf.randomNormal([total, features], 0, 1, 'float32', 41);
+const owner = Array.from({ length: n }, (_, k) => Array<number>(rowsOf(k)).fill(k)).flat();
+const X = all.add(tf.tensor2d(owner, [total, 1]));
+const first = Array.from({ length: r }, (_, k) => rowsOf(k)).reduce((a, b) => a + b, 0);
+const mine = X.slice([first, 0], [rowsOf(r), features]);
 const normalize = (x: tf.Tensor, mean: tf.Tensor, variance: tf.Tensor) => x.sub(mean).div(variance.add(eps).sqrt());
 
 // One device: statistics over the whole batch.
@@ -19,15 +22,25 @@ const reference = normalize(mine, gMean, gVar);
 const { mean: lMean, variance: lVar } = tf.moments(mine, 0);
 const local = normalize(mine, lMean, lVar);
 
-// SyncBatchNorm: all-reduce the count, the sum and the sum of squares, then derive mean and variance.
-const stats = await dist.allReduce(tf.concat([tf.tensor1d([rows]), mine.sum(0), mine.square().sum(0)]), { op: 'sum' });
-const [count, sum, sumSq] = [stats.slice(0, 1), stats.slice(1, features), stats.slice(1 + features, features)];
-const sMean = sum.div(count);
-const sVar = sumSq.div(count).sub(sMean.square()); // biased variance, as BatchNorm normalizes with
-const synced = normalize(mine, sMean, sVar);
+// SyncBatchNorm as PyTorch does it: all-gather every rank's (mean, invstd, count), 2C + 1 values,
+// then merge them weighted by count (batch_norm_gather_stats_with_counts), since counts can differ.
+const own = tf.concat([lMean, lVar.add(eps).rsqrt(), tf.tensor1d([rowsOf(r)])]);
+const rows = (await (await dist.allGather(own)).array()) as number[][];
+let mean = Array<number>(features).fill(0), m2 = Array<number>(features).fill(0), count = 0;
+for (const row of rows) {
+  const c = row[2 * features]!;
+  for (let i = 0; i < features; i++) {
+    const m = row[i]!, v = 1 / row[features + i]! ** 2 - eps; // back from invstd to the rank's variance
+    m2[i]! += v * c + (mean[i]! - m) ** 2 * count * c / (count + c); // Chan's pairwise merge
+    mean[i] = (count * mean[i]! + c * m) / (count + c);
+  }
+  count += c;
+}
+const synced = normalize(mine, tf.tensor1d(mean), tf.tensor1d(m2.map((v) => v / count)));
 
 const gapOf = async (t: tf.Tensor) => (await t.sub(reference).abs().max().data())[0]!;
 const [localGap, syncGap] = [await gapOf(local), await gapOf(synced)];
+console.log(`rank ${r}: ${rowsOf(r)} rows; gathered counts ${rows.map((row) => row[2 * features]).join(', ')} = ${count} rows`);
 console.log(`rank ${r}: local mean ${Array.from(await lMean.data()).map((v) => v.toFixed(2))} vs global ${Array.from(await gMean.data()).map((v) => v.toFixed(2))}`);
 console.log(`rank ${r}: local BatchNorm matches one device: ${localGap < 1e-4} (gap ${localGap.toFixed(3)})`);
 console.log(`rank ${r}: sync BatchNorm matches one device: ${syncGap < 1e-4}`);

@@ -1,5 +1,7 @@
 // DDP and ZeRO-1/2/3 by hand on one flat parameter vector, with Adam. Each rank keeps a ledger
 // of the bytes it holds between steps and reads the runtime's counters of the bytes it sent.
+// ZeRO-1 twice: with reduce-scatter + all-gather (DeepSpeed), and as PyTorch's ZeroRedundancyOptimizer
+// (DDP's all-reduce, then every rank broadcasts the shard it updated).
 import * as tf from '@tensorflow/tfjs';
 import { dist, commBytes, commBytesSince, totalBytes } from 'ranks';
 
@@ -20,7 +22,10 @@ function adam(w: tf.Tensor, g: tf.Tensor, m: tf.Tensor, v: tf.Tensor, t: number)
 
 const gather = async (part: tf.Tensor) => (await dist.allGather(part)).reshape([psi]);
 
-async function train(stage: 0 | 1 | 2 | 3, steps: number) {
+type Variant = 0 | 1 | 2 | 3 | '1-torch';
+
+async function train(variant: Variant, steps: number) {
+  const stage = variant === '1-torch' ? 1 : variant;
   const before = commBytes();                 // bytes sent so far, counted by the collectives themselves
   const full = stage < 3;                     // ZeRO-3 keeps only a shard of the parameters
   let w = full ? w0.clone() : mine(w0);
@@ -31,6 +36,13 @@ async function train(stage: 0 | 1 | 2 | 3, steps: number) {
     if (stage === 0) {
       g = await dist.allReduce(grad(w), { op: 'avg', algorithm: 'ring' });
       ({ w, m, v } = adam(w, g, m, v, t));
+    } else if (variant === '1-torch') {
+      g = await dist.allReduce(grad(w), { op: 'avg', algorithm: 'ring' }); // DDP's full all-reduce
+      const upd = adam(mine(w), mine(g), m, v, t); m = upd.m; v = upd.v;
+      // Every rank broadcasts the shard it updated; the others receive it.
+      const parts: tf.Tensor[] = [];
+      for (let src = 0; src < n; src++) parts.push(await dist.broadcast(src === dist.rank ? upd.w : tf.zeros([shard]), { src }));
+      w = tf.concat(parts);
     } else if (stage < 3) {
       const local = grad(w);
       const gShard = await dist.reduceScatter(local, { op: 'avg' });
@@ -48,7 +60,7 @@ async function train(stage: 0 | 1 | 2 | 3, steps: number) {
   const bytes = (t: tf.Tensor) => t.size * 4;
   const ledger = { params: bytes(w), grads: bytes(g), optimizer: bytes(m) + bytes(v) };
   const total = ledger.params + ledger.grads + ledger.optimizer;
-  const label = stage === 0 ? 'DDP   ' : `ZeRO-${stage}`;
+  const label = { 0: 'DDP           ', 1: 'ZeRO-1 (RS+AG)', '1-torch': 'ZeRO-1 (AR+BC)', 2: 'ZeRO-2        ', 3: 'ZeRO-3        ' }[variant];
   console.log(`${label} holds ${total} B = ${(total / psi).toFixed(2)} B/param ` +
     `(params ${ledger.params}, grads ${ledger.grads}, optimizer ${ledger.optimizer}); ` +
     `sends ${(moved / psi).toFixed(2)}Ψ per step`);
@@ -57,7 +69,14 @@ async function train(stage: 0 | 1 | 2 | 3, steps: number) {
 }
 
 const ddp = await train(0, 3);
-const results = [ddp, await train(1, 3), await train(2, 3), await train(3, 3)];
+const [zero1, zero1Torch, zero2, zero3] = [await train(1, 3), await train('1-torch', 3), await train(2, 3), await train(3, 3)];
+const results = [ddp, zero1, zero1Torch, zero2, zero3];
 const maxDiff = Math.max(...(await Promise.all(results.map(async (r) => (await r.weights.sub(ddp.weights).abs().max().data())[0]!))));
 console.log(`rank ${dist.rank}: every stage reaches the same weights as DDP: ${maxDiff < 1e-5}`);
-console.log(`ZeRO-3 / DDP communication: ${(results[3]!.perStep / ddp.perStep).toFixed(2)}x`);
+if (ddp.perStep === 0) {
+  console.log('one rank sends nothing: pick 2 or more ranks to compare communication');
+} else {
+  const ratio = (r: { perStep: number }) => `${(r.perStep / ddp.perStep).toFixed(2)}x`;
+  console.log(`ZeRO-1 / DDP communication: ${ratio(zero1)} with reduce-scatter + all-gather, ${ratio(zero1Torch)} as ZeroRedundancyOptimizer (all-reduce + broadcast)`);
+  console.log(`ZeRO-3 / DDP communication: ${ratio(zero3)}`);
+}

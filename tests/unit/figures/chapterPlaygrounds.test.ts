@@ -16,7 +16,7 @@ describe('chapter 2 and 3 playgrounds', () => {
   it('finds the playgrounds the chapters embed', () => {
     expect(playgrounds.map((p) => p.src)).toEqual([
       '02-broadcast-scatter-gather.ts', '02-all-reduce-family.ts', '02-groups-and-async.ts', '02-ring-all-reduce-starter.ts', '02-ring-all-reduce-solution.ts',
-      '03-data-parallel-wrapper.ts', '03-unequal-shards.ts', '03-gradient-accumulation.ts', '03-batchnorm.ts',
+      '03-data-parallel-wrapper.ts', '03-unequal-shards.ts', '03-gradient-accumulation.ts', '03-batchnorm.ts', '03-sync-batchnorm-training.ts',
     ]);
   });
   it.each(playgrounds)('$src prints its expected lines on $world ranks', async ({ src, world, expect: lines }) => {

@@ -34,13 +34,8 @@ function embeds(): Embed[] {
   return out;
 }
 
-/** Owned programs no chapter embeds yet, with the lines they must print (world 4). */
-const STANDALONE: Embed[] = [
-  { chapter: '(not embedded yet)', src: '06-sync-batchnorm.ts', world: 4, expect: ['per-rank BatchNorm', 'matches: false', 'SyncBatchNorm', 'matches: true'] },
-];
-
 const embedded = embeds();
-const all = [...embedded, ...STANDALONE.filter((s) => !embedded.some((e) => e.src === s.src))];
+const all = embedded;
 
 describe('chapter playgrounds of chapters 4–6 print the lines their chapters expect', () => {
   it('finds the playgrounds, each with expected lines', () => {

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TraceEvent } from '../../../playground/cluster/protocol.ts';
-import type { TimelineSpan } from '../../../playground/parallel/layerwiseBackward.ts';
+import type { TimelineSpan } from '../../../playground/parallel/layerwise-backward.ts';
 import { PRELUDE, runRanksTraced } from './runRanks.ts';
 
 interface Rec { overlap: boolean; buckets: number[][]; timeline: TimelineSpan[]; window: [number, number] }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DistributedSampler, seededShuffle, unequalShards } from '../../../playground/parallel/distributedSampler.ts';
+import { DistributedSampler, seededShuffle, unequalShards } from '../../../playground/parallel/distributed-sampler.ts';
 
 const shards = (n: number, w: number, opts: { shuffle?: boolean; dropLast?: boolean; seed?: number } = {}) =>
   Array.from({ length: w }, (_, rank) => new DistributedSampler(n, { numReplicas: w, rank, ...opts }).indices());

@@ -62,8 +62,8 @@ describe.each([1, 2, 4])('%i rank(s) on real worker_threads', (worldSize) => {
   it('DDP and ZeRO match the PyTorch JSON (DistributedDataParallel / ZeroRedundancyOptimizer) to 1e-5', () => {
     for (const kind of ['sgd', 'adam'] as const) {
       const pairs: [string, string][] = worldSize === 1
-        ? [['ddp', `single/${kind}`], ['zero1', `single/${kind}`]]
-        : [['ddp', `ddp-${worldSize}/${kind}`], ['zero1', `zero1-${worldSize}/${kind}`], ['zero2', `zero1-${worldSize}/${kind}`], ['zero3', `zero1-${worldSize}/${kind}`]];
+        ? [['ddp', `single/${kind}`], ['zero1', `single/${kind}`], ['zero1-torch', `single/${kind}`]]
+        : [['ddp', `ddp-${worldSize}/${kind}`], ['zero1', `zero1-${worldSize}/${kind}`], ['zero1-torch', `zero1-${worldSize}/${kind}`], ['zero2', `zero1-${worldSize}/${kind}`], ['zero3', `zero1-${worldSize}/${kind}`]];
       for (const [ours, theirs] of pairs) {
         const run = records[0]!.find((r) => r.name === ours && r.kind === kind)!;
         const torch = ref.runs[theirs]!;

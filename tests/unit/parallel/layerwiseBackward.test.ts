@@ -1,8 +1,8 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { forwardBackward } from '../../../playground/parallel/layerwiseBackward.ts';
+import { forwardBackward } from '../../../playground/parallel/layerwise-backward.ts';
 import { mseLoss } from '../../../playground/parallel/losses.ts';
-import { referenceData, referenceModel } from '../../../playground/parallel/referenceMlp.ts';
+import { referenceData, referenceModel } from '../../../playground/parallel/reference-mlp.ts';
 
 beforeAll(async () => {
   await tf.setBackend('cpu');

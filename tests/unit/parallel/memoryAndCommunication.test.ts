@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { MemorySnapshot } from '../../../playground/parallel/memoryLedger.ts';
+import type { MemorySnapshot } from '../../../playground/parallel/memory-ledger.ts';
 import { PRELUDE, runRanks } from './runRanks.ts';
 
 interface Rec {
@@ -23,8 +23,10 @@ const y = tf.tensor2d(rng.fill(4 * 256), [4, 256]);
 const makers = {
   ddp: (m, o) => ranks.DDP(m, { ...o, gradientAsBucketView: true, allReduceAlgorithm: 'ring' }),
   zero1: (m, o) => ranks.ZeRO(m, { ...o, stage: 1 }),
+  'zero1-torch': (m, o) => ranks.ZeroRedundancyOptimizer(m, { ...o, gradientAsBucketView: true, allReduceAlgorithm: 'ring' }),
   zero2: (m, o) => ranks.ZeRO(m, { ...o, stage: 2 }),
   zero3: (m, o) => ranks.ZeRO(m, { ...o, stage: 3 }),
+  fullyShard: (m, o) => ranks.fullyShard(m, o),
 };
 for (const [name, make] of Object.entries(makers)) {
   const baseline = tf.memory().numBytes;
@@ -60,7 +62,7 @@ describe(`memory ledger and communication counters vs the ZeRO analysis (${W} ra
   });
 
   it('the ledger misses nothing: its total equals the bytes tfjs itself reports allocated since the model was built', () => {
-    for (const name of ['ddp', 'zero1', 'zero2', 'zero3']) {
+    for (const name of ['ddp', 'zero1', 'zero1-torch', 'zero2', 'zero3', 'fullyShard']) {
       const r = recs[name]!;
       expect(r.afterBackward.total, `${name} after backward`).toBe(r.tfBytes.afterBackward);
       expect(r.afterStep.total, `${name} after step`).toBe(r.tfBytes.afterStep);
@@ -71,11 +73,13 @@ describe(`memory ledger and communication counters vs the ZeRO analysis (${W} ra
   const expected: Record<string, { params: number; grads: number; optimizerState: number }> = {
     ddp: { params: 4, grads: 4, optimizerState: 8 },
     zero1: { params: 4, grads: 4, optimizerState: 8 / W },
+    'zero1-torch': { params: 4, grads: 4, optimizerState: 8 / W },
     zero2: { params: 4, grads: 4 / W, optimizerState: 8 / W },
     zero3: { params: 4 / W, grads: 4 / W, optimizerState: 8 / W },
+    fullyShard: { params: 4 / W, grads: 4 / W, optimizerState: 8 / W },
   };
 
-  for (const name of ['ddp', 'zero1', 'zero2', 'zero3']) {
+  for (const name of ['ddp', 'zero1', 'zero1-torch', 'zero2', 'zero3', 'fullyShard']) {
     it(`${name}: measured parameter, gradient and optimizer-state bytes match the formula within 5%`, () => {
       const r = recs[name]!;
       const e = expected[name]!;
@@ -113,11 +117,27 @@ describe(`memory ledger and communication counters vs the ZeRO analysis (${W} ra
     within5(recs.zero2!.moved.allGather ?? 0, ring * 4 * psi);
   });
 
+  it('ZeRO-1 as torch\'s ZeroRedundancyOptimizer moves 3Ψ: DDP\'s all-reduce (2Ψ) plus each rank broadcasting its updated parameters (Ψ)', () => {
+    const moved = recs['zero1-torch']!.moved;
+    within5(moved.allReduce ?? 0, 2 * ring * 4 * psi);
+    // Rank 1 broadcasts the quarter of the parameters it owns to the 3 others.
+    within5(moved.broadcast ?? 0, ring * 4 * psi);
+    const total = Object.values(moved).reduce((a, b) => a + b, 0);
+    const reduceScatterZero1 = Object.values(recs.zero1!.moved).reduce((a, b) => a + b, 0);
+    within5(total / reduceScatterZero1, 1.5);
+  });
+
   it('ZeRO-3 moves 3Ψ: 1.5× DDP, not 3×', () => {
     const z3 = Object.values(recs.zero3!.moved).reduce((a, b) => a + b, 0);
     const ddp = Object.values(recs.ddp!.moved).reduce((a, b) => a + b, 0);
     within5(z3, 3 * ring * 4 * psi);
     within5(recs.zero3!.moved.allGather ?? 0, 2 * ring * 4 * psi);
     within5(z3 / ddp, 1.5);
+  });
+
+  it('fullyShard (FSDP2) moves the same 3Ψ as ZeRO-3: two all-gathers and one reduce-scatter of the dim-0 shards', () => {
+    const moved = recs.fullyShard!.moved;
+    within5(moved.allGather ?? 0, 2 * ring * 4 * psi);
+    within5(moved.reduceScatter ?? 0, ring * 4 * psi);
   });
 });

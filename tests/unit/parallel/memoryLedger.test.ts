@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import { describe, expect, it } from 'vitest';
-import { MemoryLedger } from '../../../playground/parallel/memoryLedger.ts';
+import { MemoryLedger } from '../../../playground/parallel/memory-ledger.ts';
 
 describe('MemoryLedger', () => {
   it('counts the bytes of the tensors held, by category, and the peak', () => {

@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { Adam, SGD } from '../../../playground/parallel/optimizers.ts';
-import { REFERENCE_MLP, referenceData, referenceModel } from '../../../playground/parallel/referenceMlp.ts';
-import { SingleDeviceTrainer } from '../../../playground/parallel/singleDevice.ts';
+import { REFERENCE_MLP, referenceData, referenceModel } from '../../../playground/parallel/reference-mlp.ts';
+import { SingleDeviceTrainer } from '../../../playground/parallel/single-device.ts';
 
 export type OptimizerKind = 'sgd' | 'adam';
 

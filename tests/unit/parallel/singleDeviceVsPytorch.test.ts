@@ -1,8 +1,8 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Adam, SGD } from '../../../playground/parallel/optimizers.ts';
-import { REFERENCE_MLP, referenceData, referenceModel } from '../../../playground/parallel/referenceMlp.ts';
-import { SingleDeviceTrainer } from '../../../playground/parallel/singleDevice.ts';
+import { REFERENCE_MLP, referenceData, referenceModel } from '../../../playground/parallel/reference-mlp.ts';
+import { SingleDeviceTrainer } from '../../../playground/parallel/single-device.ts';
 import { loadReference, maxParamDiff } from './referenceJson.ts';
 
 const ref = loadReference();

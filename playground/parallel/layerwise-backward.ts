@@ -2,9 +2,9 @@ import * as tf from '@tensorflow/tfjs';
 import type { Dist } from '../collectives/dist-api.ts';
 import { isCollectiveLayer, type SavedState } from './layers.ts';
 import type { RowLoss } from './losses.ts';
-import type { MemoryLedger } from './memoryLedger.ts';
+import type { MemoryLedger } from './memory-ledger.ts';
 import type { Sequential } from './sequential.ts';
-import { yieldToEventLoop } from './yieldToEventLoop.ts';
+import { yieldToEventLoop } from './yield-to-event-loop.ts';
 
 /** A span of work on this rank, for the timeline that shows communication overlapping the backward pass. */
 export interface TimelineSpan {

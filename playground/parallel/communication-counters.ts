@@ -1,5 +1,5 @@
 import type { Dist } from '../collectives/dist-api.ts';
-import { resolveDist } from './resolveDist.ts';
+import { resolveDist } from './resolve-dist.ts';
 
 /** Bytes this rank has sent so far, by collective kind ('allReduce', 'reduceScatter', …). */
 export type CommBytes = Record<string, number>;

@@ -1,10 +1,10 @@
 import * as tf from '@tensorflow/tfjs';
 import type { Dist, Work } from '../collectives/dist-api.ts';
-import { forwardBackward, type LayerHooks, type TimelineSpan } from './layerwiseBackward.ts';
+import { forwardBackward, type LayerHooks, type TimelineSpan } from './layerwise-backward.ts';
 import { mseLoss, type RowLoss } from './losses.ts';
-import { MemoryLedger } from './memoryLedger.ts';
+import { MemoryLedger } from './memory-ledger.ts';
 import type { ElementwiseOptimizer } from './optimizers.ts';
-import { rankTracer, type RankTracer } from './rankTracer.ts';
+import { rankTracer, type RankTracer } from './rank-tracer.ts';
 import type { Sequential } from './sequential.ts';
 
 /** Options every data-parallel wrapper accepts. */

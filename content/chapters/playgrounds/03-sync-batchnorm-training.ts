@@ -1,5 +1,5 @@
 // BatchNorm is the one layer data parallelism changes: with per-rank statistics each rank normalizes
-// by the mean and variance of its own few rows. SyncBatchNorm all-reduces the statistics instead.
+// by the mean and variance of its own few rows. SyncBatchNorm all-gathers every rank's statistics instead.
 import * as tf from '@tensorflow/tfjs';
 import { dist, DDP, DistributedSampler, SGD, REFERENCE_MLP, SingleDeviceTrainer, referenceData, referenceModel } from 'ranks';
 

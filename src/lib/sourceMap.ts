@@ -113,6 +113,38 @@ export const SOURCE_MAP: SourceDocument[] = [
   },
 ];
 
+/** A claim about PyTorch, NCCL, DeepSpeed or a paper, and the primary source it was checked against. */
+export interface PrimaryCitation {
+  claim: string;
+  chapter: string;
+  anchor: string;
+  /** Repository file and function, paper section, or maintainer comment. */
+  source: string;
+  url: string;
+}
+
+/** Checked against the sources on 2026-11-23 (PyTorch main, NCCL 2.30, DeepSpeed master). */
+export const PRIMARY_SOURCES: PrimaryCitation[] = [
+  {
+    claim: 'env:// raises at once when RANK (or WORLD_SIZE, MASTER_ADDR, MASTER_PORT) is unset: "environment variable RANK expected, but not set".',
+    chapter: C2, anchor: 'launching-torchrun-and-slurm',
+    source: 'pytorch/pytorch torch/distributed/rendezvous.py, _env_rendezvous_handler (_get_env_or_raise)',
+    url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/rendezvous.py',
+  },
+  {
+    claim: 'The 2(n−1)/n·D bound assumes the ranks reduce over point-to-point links; NVLS (NVLink SHARP) all-reduce reports a bus bandwidth above the NVLink line rate.',
+    chapter: C2, anchor: 'algorithm-bandwidth-and-bus-bandwidth',
+    source: 'NVIDIA/nccl src/graph/tuning.cc, ncclTopoTuneModel ("AllReduce pipelines two operations": NVLS bandwidth × 2 × nvlsEfficiency); maintainer comment in NVIDIA/nccl-tests issue 212',
+    url: 'https://github.com/NVIDIA/nccl-tests/issues/212',
+  },
+  {
+    claim: 'Patarasuk and Yuan: no all-reduce moves fewer than 2(n−1)/n·D bytes per rank when the ranks do the reduction; the ring meets the bound.',
+    chapter: C2, anchor: 'the-αβ-cost-model',
+    source: 'P. Patarasuk, X. Yuan, "Bandwidth optimal all-reduce algorithms for clusters of workstations", JPDC 69(2), 2009, section 3 (lower bound)',
+    url: 'https://doi.org/10.1016/j.jpdc.2008.09.002',
+  },
+];
+
 /** /chapters/<slug without NN->/ for a chapter file name. */
 export function chapterHref(file: string): string {
   return `/chapters/${file.replace(/^\d+-/, '').replace(/\.mdx$/, '')}/`;

@@ -18,6 +18,8 @@ export type MixedPrecisionLayout = 'half-weights' | 'fp32-weights';
 
 export interface LayoutFacts {
   label: string;
+  /** Who uses it, in a few words (select options, table headers). */
+  short: string;
   frameworks: string;
   /** Bytes per parameter of the stored weights and gradients, and of the fp32 master copy (0: none). */
   params: number;
@@ -32,6 +34,7 @@ export interface LayoutFacts {
 export const MIXED_PRECISION_LAYOUTS: Record<MixedPrecisionLayout, LayoutFacts> = {
   'half-weights': {
     label: 'DeepSpeed / Megatron-LM: half-precision weights, fp32 master',
+    short: 'DeepSpeed / Megatron-LM',
     frameworks: 'DeepSpeed ZeRO, Megatron-LM, the ZeRO paper',
     params: 2,
     grads: 2,
@@ -41,6 +44,7 @@ export const MIXED_PRECISION_LAYOUTS: Record<MixedPrecisionLayout, LayoutFacts> 
   },
   'fp32-weights': {
     label: 'PyTorch autocast / FSDP MixedPrecision: fp32 weights',
+    short: 'PyTorch autocast / FSDP',
     frameworks: 'PyTorch DDP + torch.autocast, FSDP MixedPrecision (FSDP1) and MixedPrecisionPolicy (FSDP2)',
     params: 4,
     grads: 4,
@@ -50,6 +54,12 @@ export const MIXED_PRECISION_LAYOUTS: Record<MixedPrecisionLayout, LayoutFacts> 
   },
 };
 export const LAYOUTS = Object.keys(MIXED_PRECISION_LAYOUTS) as MixedPrecisionLayout[];
+
+/** "DeepSpeed / Megatron-LM (2 + 2 + 12)": a layout with its mixed-precision Adam bytes per parameter. */
+export function layoutOptionLabel(layout: MixedPrecisionLayout): string {
+  const b = bytesPerParam('bf16-mixed', 'adam', 'paper', layout);
+  return `${MIXED_PRECISION_LAYOUTS[layout].short} (${b.params} + ${b.grads} + ${b.optimizer})`;
+}
 
 export interface BytesPerParam {
   params: number;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bytesPerParam, memoryFormula, zeroPerGpuBreakdown, zeroPerGpuBytes, LAYOUTS, MIXED_PRECISION_LAYOUTS, STRATEGIES } from '../../../src/lib/figures/zeroMemory';
+import { layoutNote } from '../../../src/lib/figures/memoryCalculatorText';
+import { bytesPerParam, layoutOptionLabel, memoryFormula, zeroPerGpuBreakdown, zeroPerGpuBytes, LAYOUTS, MIXED_PRECISION_LAYOUTS, STRATEGIES } from '../../../src/lib/figures/zeroMemory';
 import { SOURCE_70B_TABLE } from '../../../src/lib/figures/sourceErrata';
 
 const GB = 1e9;
@@ -42,6 +43,13 @@ describe('the two mixed-precision layouts', () => {
       expect(f.source).toMatch(/\.py|section/);
     }
     expect(MIXED_PRECISION_LAYOUTS['fp32-weights'].frameworks).toMatch(/autocast.*FSDP/);
+  });
+  it('labels the calculator shows: framework and bytes, and a note that says where the master copy is', () => {
+    expect(layoutOptionLabel('half-weights')).toBe('DeepSpeed / Megatron-LM (2 + 2 + 12)');
+    expect(layoutOptionLabel('fp32-weights')).toBe('PyTorch autocast / FSDP (4 + 4 + 8)');
+    expect(layoutNote({ precision: 'bf16-mixed', optimizer: 'adam', layout: 'half-weights' })).toContain('fp32 master copy (2 + 2 + 12 bytes per parameter, K = 12)');
+    expect(layoutNote({ precision: 'bf16-mixed', optimizer: 'adam', layout: 'fp32-weights' })).toContain('no master copy (4 + 4 + 8 bytes per parameter)');
+    expect(layoutNote({ precision: 'fp32', optimizer: 'sgd', layout: 'fp32-weights' })).toContain('mixed precision only');
   });
   it('fp32 training ignores the layout', () => {
     expect(bytesPerParam('fp32', 'adam', 'paper', 'half-weights')).toEqual(bytesPerParam('fp32', 'adam', 'paper', 'fp32-weights'));

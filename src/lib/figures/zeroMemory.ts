@@ -25,6 +25,13 @@ export interface LayoutFacts {
   params: number;
   grads: number;
   master: number;
+  /**
+   * ZeRO-2 as this layout's framework runs it. 'replicated-params': the paper's stage 2, whole parameters
+   * in their stored dtype. 'fsdp-shard-grad-op': FSDP's SHARD_GRAD_OP, fp32 parameter shards plus a
+   * param_dtype copy of the whole model held from forward to backward (computeCopy bytes per parameter).
+   */
+  zero2: 'replicated-params' | 'fsdp-shard-grad-op';
+  computeCopy: number;
   /** The dtype the gradient reduction runs in unless configured otherwise. */
   reduction: string;
   source: string;
@@ -39,6 +46,8 @@ export const MIXED_PRECISION_LAYOUTS: Record<MixedPrecisionLayout, LayoutFacts> 
     params: 2,
     grads: 2,
     master: 4,
+    zero2: 'replicated-params',
+    computeCopy: 0,
     reduction: 'the half-precision gradients (DeepSpeed: communication_data_type)',
     source: 'Rajbhandari et al. 2020, section 3.1 (K = 12); DeepSpeed deepspeed/runtime/zero/stage_1_and_2.py (bit16 groups, single_partition_of_fp32_groups)',
   },
@@ -49,6 +58,8 @@ export const MIXED_PRECISION_LAYOUTS: Record<MixedPrecisionLayout, LayoutFacts> 
     params: 4,
     grads: 4,
     master: 0,
+    zero2: 'fsdp-shard-grad-op',
+    computeCopy: 2,
     reduction: 'fp32 for DDP unless a communication hook (bf16_compress_hook) compresses it; FSDP reduces in param_dtype unless reduce_dtype is set',
     source: 'PyTorch torch/distributed/fsdp/_fully_shard/_fsdp_api.py MixedPrecisionPolicy ("keeps the high-precision sharded parameters"); torch/distributed/fsdp/api.py MixedPrecision; torch/distributed/algorithms/ddp_comm_hooks/default_hooks.py bf16_compress_hook',
   },
@@ -115,6 +126,16 @@ export function stageOf(strategy: Strategy): 0 | 1 | 2 | 3 {
   return STRATEGIES.indexOf(strategy) as 0 | 1 | 2 | 3;
 }
 
+/**
+ * Bytes per parameter of a whole-model low-precision compute copy a configuration holds at its peak:
+ * FSDP SHARD_GRAD_OP keeps the bf16 unsharded parameters from forward to backward. On one GPU FSDP
+ * falls back to NO_SHARD, so there is no copy.
+ */
+function computeCopyBytes(stage: number, precision: Precision, layout: MixedPrecisionLayout, gpus: number): number {
+  const l = MIXED_PRECISION_LAYOUTS[layout];
+  return stage === 2 && precision === 'bf16-mixed' && l.zero2 === 'fsdp-shard-grad-op' && gpus > 1 ? l.computeCopy : 0;
+}
+
 /** Which model states a stage splits across the data-parallel ranks (ZeRO paper, section 5). */
 export function shardedStates(stage: 0 | 1 | 2 | 3): { params: boolean; grads: boolean; optimizer: boolean } {
   return { optimizer: stage >= 1, grads: stage >= 2, params: stage >= 3 };
@@ -126,9 +147,11 @@ export function zeroPerGpuBreakdown(input: MemoryInput): MemoryBreakdown {
   if (!Number.isInteger(gpus) || gpus < 1) throw new RangeError(`gpus must be an integer ≥ 1, got ${gpus}`);
   const stage = input.stage ?? stageOf(input.strategy ?? 'ddp');
   const b = bytesPerParam(input.precision ?? 'bf16-mixed', input.optimizer ?? 'adam', input.accounting ?? 'paper', input.layout);
-  const s = shardedStates(stage);
+  const copy = computeCopyBytes(stage, input.precision ?? 'bf16-mixed', input.layout ?? 'half-weights', gpus);
+  // SHARD_GRAD_OP stores parameters as shards; its whole-model copy is the compute dtype's.
+  const s = { ...shardedStates(stage), ...(copy > 0 ? { params: true } : {}) };
   const part = (bytes: number, sharded: boolean) => (params * bytes) / (sharded ? gpus : 1);
-  const out = { params: part(b.params, s.params), grads: part(b.grads, s.grads), optimizer: part(b.optimizer, s.optimizer) };
+  const out = { params: params * copy + part(b.params, s.params), grads: part(b.grads, s.grads), optimizer: part(b.optimizer, s.optimizer) };
   return { ...out, total: out.params + out.grads + out.optimizer };
 }
 
@@ -141,7 +164,11 @@ export function memoryFormula(input: Omit<MemoryInput, 'params' | 'gpus'>): stri
   const stage = input.stage ?? stageOf(input.strategy ?? 'ddp');
   const b = bytesPerParam(input.precision ?? 'bf16-mixed', input.optimizer ?? 'adam', input.accounting ?? 'paper', input.layout);
   const s = shardedStates(stage);
-  const terms: [number, boolean][] = [[b.params, s.params], [b.grads, s.grads], [b.optimizer, s.optimizer]];
+  // The formula is for N > 1, where FSDP SHARD_GRAD_OP holds its whole-model compute copy.
+  const copy = computeCopyBytes(stage, input.precision ?? 'bf16-mixed', input.layout ?? 'half-weights', 2);
+  const terms: [number, boolean][] = copy > 0
+    ? [[copy, false], [b.params, true], [b.grads, s.grads], [b.optimizer, s.optimizer]]
+    : [[b.params, s.params], [b.grads, s.grads], [b.optimizer, s.optimizer]];
   return terms
     .filter(([bytes]) => bytes > 0)
     .map(([bytes, sharded]) => `${bytes}Ψ${sharded ? '/N' : ''}`)

@@ -34,12 +34,24 @@ describe('the two mixed-precision layouts', () => {
     expect(LAYOUTS.map((l) => at('ddp', l))).toEqual([112, 112]);
     expect(LAYOUTS.map((l) => at('zero3', l))).toEqual([14, 14]);
     expect(LAYOUTS.map((l) => at('zero1', l))).toEqual([38.5, 63]);
-    expect(LAYOUTS.map((l) => at('zero2', l))).toEqual([26.25, 38.5]);
+    // PyTorch's ZeRO-2 is FSDP SHARD_GRAD_OP: fp32 shards (16Ψ/N) plus the bf16 copy of the whole model
+    // held from forward to backward (2Ψ): 14 + 14 GB at its peak.
+    expect(LAYOUTS.map((l) => at('zero2', l))).toEqual([26.25, 28]);
+    expect(memoryFormula({ strategy: 'zero2', layout: 'fp32-weights' })).toBe('2Ψ + 4Ψ/N + 4Ψ/N + 8Ψ/N');
+    // On one GPU FSDP runs NO_SHARD: every stage costs what DDP costs, in both layouts.
+    for (const l of LAYOUTS) expect(new Set(STRATEGIES.map((strategy) => zeroPerGpuBytes({ params: 1e9, gpus: 1, strategy, layout: l }))).size).toBe(1);
+  });
+  it('in PyTorch\'s layout each stage still needs no more than the one before, for N ≥ 2', () => {
+    for (const gpus of [2, 8, 64]) {
+      const totals = STRATEGIES.map((strategy) => zeroPerGpuBytes({ params: 7e9, gpus, strategy, layout: 'fp32-weights' }));
+      for (let i = 1; i < totals.length; i++) expect(totals[i]!).toBeLessThanOrEqual(totals[i - 1]!);
+    }
   });
   it('the layout table names its frameworks and sources', () => {
     for (const l of LAYOUTS) {
       const f = MIXED_PRECISION_LAYOUTS[l];
       expect(f.params + f.grads + f.master + 8).toBe(16);
+      expect(f.zero2 === 'fsdp-shard-grad-op').toBe(f.computeCopy > 0);
       expect(f.source).toMatch(/\.py|section/);
     }
     expect(MIXED_PRECISION_LAYOUTS['fp32-weights'].frameworks).toMatch(/autocast.*FSDP/);
@@ -50,6 +62,7 @@ describe('the two mixed-precision layouts', () => {
     expect(layoutNote({ precision: 'bf16-mixed', optimizer: 'adam', layout: 'half-weights' })).toContain('fp32 master copy (2 + 2 + 12 bytes per parameter, K = 12)');
     expect(layoutNote({ precision: 'bf16-mixed', optimizer: 'adam', layout: 'fp32-weights' })).toContain('no master copy (4 + 4 + 8 bytes per parameter)');
     expect(layoutNote({ precision: 'fp32', optimizer: 'sgd', layout: 'fp32-weights' })).toContain('mixed precision only');
+    expect(layoutNote({ precision: 'bf16-mixed', optimizer: 'adam', layout: 'fp32-weights', strategy: 'zero2' })).toContain('SHARD_GRAD_OP: fp32 shards plus a 2-byte copy');
   });
   it('fp32 training ignores the layout', () => {
     expect(bytesPerParam('fp32', 'adam', 'paper', 'half-weights')).toEqual(bytesPerParam('fp32', 'adam', 'paper', 'fp32-weights'));

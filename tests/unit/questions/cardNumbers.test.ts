@@ -123,7 +123,7 @@ const QUOTED: Record<string, string[]> = {
   'choosing-a-strategy': [
     ...(['ddp', 'zero1', 'zero2', 'zero3'] as const).map((s) => `| ${gb(mem7(s))} | ${gb(mem7(s, 'fp32-weights'))} |`),
     `(${gb(mem7('zero1'))} + 30 GB ≈ ${gb(mem7('zero1') + 30e9, 0)})`, `(${gb(mem7('zero1', 'fp32-weights'))} + 30 GB ≈ ${gb(mem7('zero1', 'fp32-weights') + 30e9, 0)})`,
-    `(${gb(mem7('zero2', 'fp32-weights'))} + 30 GB ≈ ${gb(mem7('zero2', 'fp32-weights') + 30e9, 0)})`,
+    `(${gb(mem7('zero2', 'fp32-weights'))} + 30 GB = ${gb(mem7('zero2', 'fp32-weights') + 30e9, 0)})`,
     `${commVolumePsi('zero1', 'zero-redundancy-optimizer')}\\Psi$ with \`ZeroRedundancyOptimizer\``,
   ],
 };

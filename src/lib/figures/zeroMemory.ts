@@ -41,7 +41,7 @@ export interface LayoutFacts {
 export const MIXED_PRECISION_LAYOUTS: Record<MixedPrecisionLayout, LayoutFacts> = {
   'half-weights': {
     label: 'DeepSpeed / Megatron-LM: half-precision weights, fp32 master',
-    short: 'DeepSpeed / Megatron-LM',
+    short: 'DeepSpeed, Megatron',
     frameworks: 'DeepSpeed ZeRO, Megatron-LM, the ZeRO paper',
     params: 2,
     grads: 2,
@@ -53,7 +53,7 @@ export const MIXED_PRECISION_LAYOUTS: Record<MixedPrecisionLayout, LayoutFacts> 
   },
   'fp32-weights': {
     label: 'PyTorch autocast / FSDP MixedPrecision: fp32 weights',
-    short: 'PyTorch autocast / FSDP',
+    short: 'PyTorch',
     frameworks: 'PyTorch DDP + torch.autocast, FSDP MixedPrecision (FSDP1) and MixedPrecisionPolicy (FSDP2)',
     params: 4,
     grads: 4,

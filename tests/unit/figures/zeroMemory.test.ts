@@ -57,8 +57,8 @@ describe('the two mixed-precision layouts', () => {
     expect(MIXED_PRECISION_LAYOUTS['fp32-weights'].frameworks).toMatch(/autocast.*FSDP/);
   });
   it('labels the calculator shows: framework and bytes, and a note that says where the master copy is', () => {
-    expect(layoutOptionLabel('half-weights')).toBe('DeepSpeed / Megatron-LM (2 + 2 + 12)');
-    expect(layoutOptionLabel('fp32-weights')).toBe('PyTorch autocast / FSDP (4 + 4 + 8)');
+    expect(layoutOptionLabel('half-weights')).toBe('DeepSpeed, Megatron (2 + 2 + 12)');
+    expect(layoutOptionLabel('fp32-weights')).toBe('PyTorch (4 + 4 + 8)');
     expect(layoutNote({ precision: 'bf16-mixed', optimizer: 'adam', layout: 'half-weights' })).toContain('fp32 master copy (2 + 2 + 12 bytes per parameter, K = 12)');
     expect(layoutNote({ precision: 'bf16-mixed', optimizer: 'adam', layout: 'fp32-weights' })).toContain('no master copy (4 + 4 + 8 bytes per parameter)');
     expect(layoutNote({ precision: 'fp32', optimizer: 'sgd', layout: 'fp32-weights' })).toContain('mixed precision only');

@@ -101,7 +101,7 @@ export const SOURCE_MAP: SourceDocument[] = [
       { topic: 'Unequal splits, live', chapter: C3, anchor: 'unequal-shards' },
       { topic: 'DDP internals: buckets, overlap, broadcast', chapter: C4, anchor: 'overlapping-communication-with-the-backward-pass' },
       { topic: 'The memory problem and the 70B table', chapter: C5, anchor: 'the-large-model-table-done-right', correction: `ZeRO-2 on ${src70.gpus} GPUs is ${fmtGB(zero2Chapter)} under the source's own accounting, not ${fmtGB(src70.zero2)}; the book also shows the paper's accounting with fp32 master weights.` },
-      { topic: 'ZeRO-1, -2, -3', chapter: C5, anchor: 'zero-1--2-and--3-what-each-shards-and-what-each-moves', correction: 'ZeRO-1 all-gathers updated parameters, never optimizer state.' },
+      { topic: 'ZeRO-1, -2, -3', chapter: C5, anchor: 'zero-1--2-and--3-what-each-shards-and-what-each-moves', correction: 'ZeRO-1 all-gathers updated parameters, never optimizer state. Its traffic is 2Ψ only with a reduce-scatter; PyTorch\'s ZeroRedundancyOptimizer (DDP all-reduce + broadcasts) and DeepSpeed\'s default bucket all-reduce move 3Ψ.' },
       { topic: 'FSDP sharding strategies', chapter: C6, anchor: 'sharding-strategies-are-zero-stages' },
       { topic: 'Communication volume comparison', chapter: C5, anchor: 'zero-1--2-and--3-what-each-shards-and-what-each-moves', correction: `ZeRO-3 moves 3Ψ per rank, ${commRatioToDdp('zero3')}× DDP, not ${SOURCE_ZERO3_COMM_MULTIPLE}×.` },
       { topic: 'When to use what', chapter: C6, anchor: 'choosing-ddp-shard_grad_op-or-full_shard' },
@@ -110,6 +110,62 @@ export const SOURCE_MAP: SourceDocument[] = [
       { topic: 'Exercise 3: Measure Communication Overhead', chapter: C4, anchor: 'exercise-3-measure-the-communication-overhead' },
       { topic: 'The efficiency equation', chapter: C6, anchor: 'the-efficiency-equation' },
     ],
+  },
+];
+
+/** A claim about PyTorch, NCCL, DeepSpeed or a paper, and the primary source it was checked against. */
+export interface PrimaryCitation {
+  claim: string;
+  chapter: string;
+  anchor: string;
+  /** Repository file and function, paper section, or maintainer comment. */
+  source: string;
+  url: string;
+}
+
+/** Checked against the sources on 2026-11-23 (PyTorch main, NCCL 2.30, DeepSpeed master). */
+export const PRIMARY_SOURCES: PrimaryCitation[] = [
+  {
+    claim: 'env:// raises at once when RANK (or WORLD_SIZE, MASTER_ADDR, MASTER_PORT) is unset: "environment variable RANK expected, but not set".',
+    chapter: C2, anchor: 'launching-torchrun-and-slurm',
+    source: 'pytorch/pytorch torch/distributed/rendezvous.py, _env_rendezvous_handler (_get_env_or_raise)',
+    url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/rendezvous.py',
+  },
+  {
+    claim: 'The 2(n−1)/n·D bound assumes the ranks reduce over point-to-point links; NVLS (NVLink SHARP) all-reduce reports a bus bandwidth above the NVLink line rate.',
+    chapter: C2, anchor: 'algorithm-bandwidth-and-bus-bandwidth',
+    source: 'NVIDIA/nccl src/graph/tuning.cc, ncclTopoTuneModel ("AllReduce pipelines two operations": NVLS bandwidth × 2 × nvlsEfficiency); maintainer comment in NVIDIA/nccl-tests issue 212',
+    url: 'https://github.com/NVIDIA/nccl-tests/issues/212',
+  },
+  {
+    claim: "PyTorch's ZeroRedundancyOptimizer keeps DDP's gradient all-reduce (2Ψ) and, after each rank steps its shard, broadcasts every rank's updated parameters (Ψ): 3Ψ.",
+    chapter: C5, anchor: 'zero-1--2-and--3-what-each-shards-and-what-each-moves',
+    source: 'pytorch/pytorch torch/distributed/optim/zero_redundancy_optimizer.py, ZeroRedundancyOptimizer.step → _sync_params → _broadcast_params_from_rank',
+    url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/optim/zero_redundancy_optimizer.py',
+  },
+  {
+    claim: 'DeepSpeed stage 1/2 all-reduces each gradient bucket by default since v0.12.4 (use_multi_rank_bucket_allreduce, PR 4695), 3Ψ with the parameter all-gather; false restores one reduce per owning rank (2Ψ). Stage 1 in v0.1 all-reduced too; v0.2 (PR 217) added reduce-scatter.',
+    chapter: C5, anchor: 'zero-1--2-and--3-what-each-shards-and-what-each-moves',
+    source: 'microsoft/DeepSpeed deepspeed/runtime/zero/stage_1_and_2.py, average_tensor → allreduce_and_scatter / allreduce_no_retain; deepspeed/runtime/zero/config.py; git history of deepspeed/runtime/engine.py (allreduce_gradients)',
+    url: 'https://github.com/microsoft/DeepSpeed/blob/master/deepspeed/runtime/zero/stage_1_and_2.py',
+  },
+  {
+    claim: 'ZeRO-1/2 move 2Ψ (reduce-scatter + all-gather), ZeRO-3 3Ψ; mixed-precision Adam is 2 + 2 + 12 bytes (K = 12).',
+    chapter: C5, anchor: 'where-the-bytes-go',
+    source: 'Rajbhandari et al., "ZeRO: Memory Optimizations Toward Training Trillion Parameter Models" (SC 2020), section 3.1 (model states, K = 12) and section 7 (communication analysis)',
+    url: 'https://arxiv.org/abs/1910.02054',
+  },
+  {
+    claim: 'PyTorch keeps fp32 parameters and gradients under mixed precision (4 + 4 + 8): autocast casts per operation; FSDP keeps fp32 shards and gathers param_dtype copies; FSDP reduces in param_dtype unless reduce_dtype is set; DDP all-reduces fp32 unless a comm hook compresses.',
+    chapter: C5, anchor: 'where-the-bytes-go',
+    source: 'pytorch/pytorch torch/distributed/fsdp/_fully_shard/_fsdp_api.py MixedPrecisionPolicy; torch/distributed/fsdp/api.py MixedPrecision (reduce_dtype); torch/distributed/algorithms/ddp_comm_hooks/default_hooks.py bf16_compress_hook',
+    url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/fsdp/_fully_shard/_fsdp_api.py',
+  },
+  {
+    claim: 'Patarasuk and Yuan: no all-reduce moves fewer than 2(n−1)/n·D bytes per rank when the ranks do the reduction; the ring meets the bound.',
+    chapter: C2, anchor: 'the-αβ-cost-model',
+    source: 'P. Patarasuk, X. Yuan, "Bandwidth optimal all-reduce algorithms for clusters of workstations", JPDC 69(2), 2009, section 3 (lower bound)',
+    url: 'https://doi.org/10.1016/j.jpdc.2008.09.002',
   },
 ];
 

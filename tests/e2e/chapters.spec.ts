@@ -5,7 +5,7 @@ import { chapterPaths } from './pages';
 import { ringAllReduceSchedule, ringFrames } from '../../src/lib/figures/ringSchedule';
 import { scalingCurve, defaultScalingInputs, SCALING_DEFAULTS } from '../../src/lib/figures/scalingModel';
 import { fmtPercent, fmtSeconds } from '../../src/lib/figures/formatQuantities';
-import { SOURCE_MAP } from '../../src/lib/sourceMap';
+import { PRIMARY_SOURCES, SOURCE_MAP } from '../../src/lib/sourceMap';
 
 const COLLECTIVES = '/chapters/collectives/';
 const FROM_SCRATCH = '/chapters/data-parallel-from-scratch/';
@@ -140,8 +140,12 @@ test('chapters 2 and 3 ship under 20 KB of JavaScript (gzip) before interaction'
 
 test('the sources page links every source topic to a heading that exists', async ({ page }) => {
   await page.goto('/sources/');
-  const links = await page.locator('.sources td a').evaluateAll((as) => as.map((a) => a.getAttribute('href')!));
-  expect(links).toHaveLength(SOURCE_MAP.reduce((a, d) => a + d.topics.length, 0));
+  const topicLinks = await page.locator('[data-source-topics] td a').evaluateAll((as) => as.map((a) => a.getAttribute('href')!));
+  expect(topicLinks).toHaveLength(SOURCE_MAP.reduce((a, d) => a + d.topics.length, 0));
+  // The primary-source table links each claim to its chapter section too (its other links leave the site).
+  const claimLinks = await page.locator('[data-primary-sources] td a[href^="/"]').evaluateAll((as) => as.map((a) => a.getAttribute('href')!));
+  expect(claimLinks).toHaveLength(PRIMARY_SOURCES.length);
+  const links = [...topicLinks, ...claimLinks];
   const byPage = new Map<string, Set<string>>();
   for (const href of links) {
     const [path, anchor] = href.split('#') as [string, string];

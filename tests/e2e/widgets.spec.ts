@@ -52,6 +52,50 @@ test('memory calculator follows every input, by keyboard, with the figure functi
   await expect(out(w, 'error')).toBeVisible();
 });
 
+test('memory calculator switches mixed-precision layout by keyboard: ZeRO-1 for 7B on 8 GPUs is 38.5 GB or 63 GB', async ({ page }) => {
+  await page.goto(ZERO);
+  const w = page.locator('[data-widget="memory-calculator"]');
+  await w.getByLabel('Parameters (billions)').fill('7');
+  await w.getByLabel('GPUs (data-parallel ranks)').fill('8');
+  await w.getByLabel('Strategy').selectOption('zero1');
+  const base = { params: 7e9, gpus: 8, strategy: 'zero1' as const, precision: 'bf16-mixed' as const, optimizer: 'adam' as const };
+  await expectMemory(w, { ...base, layout: 'half-weights' });
+  await expect(out(w, 'total')).toHaveText('38.5 GB');
+  // Keyboard only: Tab from the precision select reaches the layout select; an arrow key switches it.
+  await w.getByLabel('Precision').focus();
+  await page.keyboard.press('Tab');
+  await expect(w.getByLabel('Framework layout')).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(w.getByLabel('Framework layout')).toHaveValue('fp32-weights');
+  await expectMemory(w, { ...base, layout: 'fp32-weights' });
+  await expect(out(w, 'total')).toHaveText('63 GB');
+  await expect(out(w, 'note')).toContainText('no master copy');
+  // fp32 training has one layout: the select is disabled and says why.
+  await w.getByLabel('Precision').selectOption('fp32');
+  await expect(w.getByLabel('Framework layout')).toBeDisabled();
+  await expect(out(w, 'note')).toContainText('mixed precision only');
+  // Dark theme: the new control passes the same axe scan as the rest of the page.
+  await w.getByLabel('Precision').selectOption('bf16-mixed');
+  await page.evaluate(() => document.documentElement.setAttribute('data-theme', 'dark'));
+  const results = await new AxeBuilder({ page }).include('[data-widget="memory-calculator"]').analyze();
+  expect(results.violations).toEqual([]);
+});
+
+test('chapter 5 prints the 70B model in both layouts, and chapter 6 the 7B sizing in both', async ({ page }) => {
+  await page.goto(ZERO);
+  for (const s of STRATEGIES as readonly Strategy[]) {
+    for (const layout of ['half-weights', 'fp32-weights'] as const) {
+      const total = zeroPerGpuBreakdown({ params: SOURCE_70B_TABLE.params, gpus: SOURCE_70B_TABLE.gpus, strategy: s, layout }).total;
+      await expect(page.locator(`tr[data-layout-row="${s}"] td[data-layout="${layout}"]`)).toHaveText(fmtGB(total));
+    }
+  }
+  await expect(page.locator('tr[data-comm="zero1"][data-implementation="zero-redundancy-optimizer"]')).toContainText('1.5×');
+  await expect(page.locator('tr[data-comm="zero1"][data-implementation="reduce-scatter"]')).toContainText('1×');
+  await page.goto(FSDP);
+  await expect(page.locator('tr[data-sizing="zero1"] td[data-layout="fp32-weights"]')).toHaveText('63 GB');
+  await expect(page.locator('tr[data-sizing="zero1"] td[data-layout="half-weights"]')).toHaveText('38.5 GB');
+});
+
 test('chapter 5 prints the 70B table in both accountings, with ZeRO-2 at 227.5 GB', async ({ page }) => {
   await page.goto(ZERO);
   for (const s of STRATEGIES as readonly Strategy[]) {
@@ -63,7 +107,7 @@ test('chapter 5 prints the 70B table in both accountings, with ZeRO-2 at 227.5 G
   }
   await expect(page.locator('tr[data-strategy="zero2"] [data-total="chapter"]')).toHaveText('227.5 GB');
   await expect(page.locator('tr[data-comm="zero3"]')).toContainText('1.5×');
-  await expect(page.locator('tr[data-comm="zero1"]')).toContainText('all-gather of updated parameters');
+  await expect(page.locator('tr[data-comm="zero1"][data-implementation="reduce-scatter"]')).toContainText('all-gather of updated parameters');
 });
 
 async function expectComm(w: Locator, p: { params: number; gpus: number; link: Parameters<typeof linkPreset>[0]; alpha?: number; tokens: number; mfu: number }) {

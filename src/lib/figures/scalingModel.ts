@@ -4,6 +4,10 @@
  */
 import { ringAllReduceSeconds, type AlphaBeta } from './allReduceTime';
 import { linkPreset } from './linkPresets';
+import { FLOPS_PER_PARAM_PER_TOKEN } from './efficiency';
+
+/** Share of forward + backward spent in backward: 4 of the 6 FLOPs per parameter per token. */
+export const BACKWARD_SHARE = FLOPS_PER_PARAM_PER_TOKEN.backward / (FLOPS_PER_PARAM_PER_TOKEN.forward + FLOPS_PER_PARAM_PER_TOKEN.backward);
 
 export interface ScalingInputs {
   samplesPerRank: number;
@@ -11,15 +15,18 @@ export interface ScalingInputs {
   computeSeconds: number;
   gradientBytes: number;
   link: AlphaBeta;
-  /** Fraction of the all-reduce hidden behind backward, 0 (none) to 1 (all of it, up to the compute time). */
+  /** Fraction of the all-reduce that may run concurrently with backward, 0 (none) to 1 (all of it). */
   overlap: number;
+  /** Share of computeSeconds that is backward, the only phase communication can hide behind (default 4/6). */
+  backwardShare?: number;
 }
 
 export interface ScalingPoint { n: number; throughput: number; ideal: number; efficiency: number; commSeconds: number }
 
 export function scalingPoint(n: number, s: ScalingInputs): ScalingPoint {
   const commSeconds = ringAllReduceSeconds(s.gradientBytes, n, s.link);
-  const hidden = Math.min(commSeconds * s.overlap, s.computeSeconds);
+  // Gradients exist only during backward, so at most the backward time can cover the all-reduce.
+  const hidden = Math.min(commSeconds * s.overlap, s.computeSeconds * (s.backwardShare ?? BACKWARD_SHARE));
   const step = s.computeSeconds + commSeconds - hidden;
   const ideal = (n * s.samplesPerRank) / s.computeSeconds;
   const throughput = (n * s.samplesPerRank) / step;

@@ -1,11 +1,12 @@
 /** What the widgets show before the reader touches them; chapters quote the same values. */
 import type { LinkId } from './linkPresets';
-import type { Optimizer, Precision, Strategy } from './zeroMemory';
+import type { MixedPrecisionLayout, Optimizer, Precision, Strategy } from './zeroMemory';
 import { DEFAULT_MFU } from './efficiency';
 
-export const MEMORY_CALCULATOR_DEFAULTS: { params: number; precision: Precision; optimizer: Optimizer; gpus: number; strategy: Strategy } = {
+export const MEMORY_CALCULATOR_DEFAULTS: { params: number; precision: Precision; layout: MixedPrecisionLayout; optimizer: Optimizer; gpus: number; strategy: Strategy } = {
   params: 70e9,
   precision: 'bf16-mixed',
+  layout: 'half-weights',
   optimizer: 'adam',
   gpus: 8,
   strategy: 'zero2',

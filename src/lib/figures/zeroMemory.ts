@@ -13,6 +13,64 @@ export type Strategy = 'ddp' | 'zero1' | 'zero2' | 'zero3';
  * 'chapter': the source chapter's 70B table, which leaves the master copy out (2 + 2 + 8).
  */
 export type Accounting = 'paper' | 'chapter';
+/** Where mixed-precision training keeps its bytes; the frameworks differ (see MIXED_PRECISION_LAYOUTS). */
+export type MixedPrecisionLayout = 'half-weights' | 'fp32-weights';
+
+export interface LayoutFacts {
+  label: string;
+  /** Who uses it, in a few words (select options, table headers). */
+  short: string;
+  frameworks: string;
+  /** Bytes per parameter of the stored weights and gradients, and of the fp32 master copy (0: none). */
+  params: number;
+  grads: number;
+  master: number;
+  /**
+   * ZeRO-2 as this layout's framework runs it. 'replicated-params': the paper's stage 2, whole parameters
+   * in their stored dtype. 'fsdp-shard-grad-op': FSDP's SHARD_GRAD_OP, fp32 parameter shards plus a
+   * param_dtype copy of the whole model held from forward to backward (computeCopy bytes per parameter).
+   */
+  zero2: 'replicated-params' | 'fsdp-shard-grad-op';
+  computeCopy: number;
+  /** The dtype the gradient reduction runs in unless configured otherwise. */
+  reduction: string;
+  source: string;
+}
+
+/** The two mixed-precision layouts in use today, as data: the calculator, chapters and cards read them from here. */
+export const MIXED_PRECISION_LAYOUTS: Record<MixedPrecisionLayout, LayoutFacts> = {
+  'half-weights': {
+    label: 'DeepSpeed / Megatron-LM: half-precision weights, fp32 master',
+    short: 'DeepSpeed, Megatron',
+    frameworks: 'DeepSpeed ZeRO, Megatron-LM, the ZeRO paper',
+    params: 2,
+    grads: 2,
+    master: 4,
+    zero2: 'replicated-params',
+    computeCopy: 0,
+    reduction: 'the half-precision gradients (DeepSpeed: communication_data_type)',
+    source: 'Rajbhandari et al. 2020, section 3.1 (K = 12); DeepSpeed deepspeed/runtime/zero/stage_1_and_2.py (bit16 groups, single_partition_of_fp32_groups)',
+  },
+  'fp32-weights': {
+    label: 'PyTorch autocast / FSDP MixedPrecision: fp32 weights',
+    short: 'PyTorch',
+    frameworks: 'PyTorch DDP + torch.autocast, FSDP MixedPrecision (FSDP1) and MixedPrecisionPolicy (FSDP2)',
+    params: 4,
+    grads: 4,
+    master: 0,
+    zero2: 'fsdp-shard-grad-op',
+    computeCopy: 2,
+    reduction: 'fp32 for DDP unless a communication hook (bf16_compress_hook) compresses it; FSDP reduces in param_dtype unless reduce_dtype is set',
+    source: 'PyTorch torch/distributed/fsdp/_fully_shard/_fsdp_api.py MixedPrecisionPolicy ("keeps the high-precision sharded parameters"); torch/distributed/fsdp/api.py MixedPrecision; torch/distributed/algorithms/ddp_comm_hooks/default_hooks.py bf16_compress_hook',
+  },
+};
+export const LAYOUTS = Object.keys(MIXED_PRECISION_LAYOUTS) as MixedPrecisionLayout[];
+
+/** "DeepSpeed / Megatron-LM (2 + 2 + 12)": a layout with its mixed-precision Adam bytes per parameter. */
+export function layoutOptionLabel(layout: MixedPrecisionLayout): string {
+  const b = bytesPerParam('bf16-mixed', 'adam', 'paper', layout);
+  return `${MIXED_PRECISION_LAYOUTS[layout].short} (${b.params} + ${b.grads} + ${b.optimizer})`;
+}
 
 export interface BytesPerParam {
   params: number;
@@ -28,6 +86,8 @@ export interface MemoryInput {
   precision?: Precision;
   optimizer?: Optimizer;
   accounting?: Accounting;
+  /** Mixed precision only; 'half-weights' (the ZeRO paper's layout) unless given. */
+  layout?: MixedPrecisionLayout;
 }
 
 export interface MemoryBreakdown {
@@ -48,22 +108,32 @@ export const PRECISION_LABEL: Record<Precision, string> = { fp32: 'fp32', 'bf16-
 export const OPTIMIZER_LABEL: Record<Optimizer, string> = { sgd: 'SGD', 'sgd-momentum': 'SGD + momentum', adam: 'Adam' };
 
 const FP32 = 4;
-const HALF = 2;
 
 /** Fp32 optimizer-state bytes per parameter, master copy excluded: momentum 4, Adam m and v 4 + 4. */
 function stateBytes(optimizer: Optimizer): number {
   return optimizer === 'adam' ? 2 * FP32 : optimizer === 'sgd-momentum' ? FP32 : 0;
 }
 
-export function bytesPerParam(precision: Precision, optimizer: Optimizer, accounting: Accounting = 'paper'): BytesPerParam {
+export function bytesPerParam(precision: Precision, optimizer: Optimizer, accounting: Accounting = 'paper', layout: MixedPrecisionLayout = 'half-weights'): BytesPerParam {
   if (precision === 'fp32') return { params: FP32, grads: FP32, optimizer: stateBytes(optimizer) };
-  // Mixed precision: half-precision weights and gradients; the optimizer updates an fp32 master copy.
-  const master = accounting === 'paper' ? FP32 : 0;
-  return { params: HALF, grads: HALF, optimizer: master + stateBytes(optimizer) };
+  const l = MIXED_PRECISION_LAYOUTS[layout];
+  // Only the half-weights layout has a master copy for the source chapter's accounting to leave out.
+  const master = accounting === 'paper' ? l.master : 0;
+  return { params: l.params, grads: l.grads, optimizer: master + stateBytes(optimizer) };
 }
 
 export function stageOf(strategy: Strategy): 0 | 1 | 2 | 3 {
   return STRATEGIES.indexOf(strategy) as 0 | 1 | 2 | 3;
+}
+
+/**
+ * Bytes per parameter of a whole-model low-precision compute copy a configuration holds at its peak:
+ * FSDP SHARD_GRAD_OP keeps the bf16 unsharded parameters from forward to backward. On one GPU FSDP
+ * falls back to NO_SHARD, so there is no copy.
+ */
+function computeCopyBytes(stage: number, precision: Precision, layout: MixedPrecisionLayout, gpus: number): number {
+  const l = MIXED_PRECISION_LAYOUTS[layout];
+  return stage === 2 && precision === 'bf16-mixed' && l.zero2 === 'fsdp-shard-grad-op' && gpus > 1 ? l.computeCopy : 0;
 }
 
 /** Which model states a stage splits across the data-parallel ranks (ZeRO paper, section 5). */
@@ -76,10 +146,12 @@ export function zeroPerGpuBreakdown(input: MemoryInput): MemoryBreakdown {
   if (!(params >= 0) || !Number.isFinite(params)) throw new RangeError(`params must be a finite number ≥ 0, got ${params}`);
   if (!Number.isInteger(gpus) || gpus < 1) throw new RangeError(`gpus must be an integer ≥ 1, got ${gpus}`);
   const stage = input.stage ?? stageOf(input.strategy ?? 'ddp');
-  const b = bytesPerParam(input.precision ?? 'bf16-mixed', input.optimizer ?? 'adam', input.accounting ?? 'paper');
-  const s = shardedStates(stage);
+  const b = bytesPerParam(input.precision ?? 'bf16-mixed', input.optimizer ?? 'adam', input.accounting ?? 'paper', input.layout);
+  const copy = computeCopyBytes(stage, input.precision ?? 'bf16-mixed', input.layout ?? 'half-weights', gpus);
+  // SHARD_GRAD_OP stores parameters as shards; its whole-model copy is the compute dtype's.
+  const s = { ...shardedStates(stage), ...(copy > 0 ? { params: true } : {}) };
   const part = (bytes: number, sharded: boolean) => (params * bytes) / (sharded ? gpus : 1);
-  const out = { params: part(b.params, s.params), grads: part(b.grads, s.grads), optimizer: part(b.optimizer, s.optimizer) };
+  const out = { params: params * copy + part(b.params, s.params), grads: part(b.grads, s.grads), optimizer: part(b.optimizer, s.optimizer) };
   return { ...out, total: out.params + out.grads + out.optimizer };
 }
 
@@ -90,9 +162,13 @@ export function zeroPerGpuBytes(input: MemoryInput): number {
 /** The per-GPU formula in the paper's notation, e.g. "2Ψ + 2Ψ/N + 12Ψ/N" for ZeRO-2 mixed Adam. */
 export function memoryFormula(input: Omit<MemoryInput, 'params' | 'gpus'>): string {
   const stage = input.stage ?? stageOf(input.strategy ?? 'ddp');
-  const b = bytesPerParam(input.precision ?? 'bf16-mixed', input.optimizer ?? 'adam', input.accounting ?? 'paper');
+  const b = bytesPerParam(input.precision ?? 'bf16-mixed', input.optimizer ?? 'adam', input.accounting ?? 'paper', input.layout);
   const s = shardedStates(stage);
-  const terms: [number, boolean][] = [[b.params, s.params], [b.grads, s.grads], [b.optimizer, s.optimizer]];
+  // The formula is for N > 1, where FSDP SHARD_GRAD_OP holds its whole-model compute copy.
+  const copy = computeCopyBytes(stage, input.precision ?? 'bf16-mixed', input.layout ?? 'half-weights', 2);
+  const terms: [number, boolean][] = copy > 0
+    ? [[copy, false], [b.params, true], [b.grads, s.grads], [b.optimizer, s.optimizer]]
+    : [[b.params, s.params], [b.grads, s.grads], [b.optimizer, s.optimizer]];
   return terms
     .filter(([bytes]) => bytes > 0)
     .map(([bytes, sharded]) => `${bytes}Ψ${sharded ? '/N' : ''}`)

@@ -56,7 +56,8 @@ describe('chapter 5 carries the corrections', () => {
   it('prints the 70B table in both accountings and the comm table from commVolume', () => {
     expect(src).toMatch(/perGpu\(s, 'paper'\)/);
     expect(src).toMatch(/perGpu\(s, 'chapter'\)/);
-    expect(src).toMatch(/commRatioToDdp\(s\)/);
+    expect(src).toMatch(/commRatioToDdp\(r\.strategy, r\.implementation\)/);
+    expect(src).toMatch(/byLayout\(s, 'fp32-weights'\)/);
   });
   it('says ZeRO-1 all-gathers the updated parameters and that optimizer state never moves', () => {
     expect(src).toMatch(/all-gather\*?\s+of\s+the\s+updated half-precision parameters/);

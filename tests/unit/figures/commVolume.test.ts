@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { commBytesPerRank, commRatioToDdp, commSteps, commVolumeByPhase, commVolumePsi } from '../../../src/lib/figures/commVolume';
+import { commBytesPerRank, commRatioToDdp, commSteps, commVolumeByPhase, commVolumePsi, COMM_TABLE_ROWS, ZERO_IMPLEMENTATIONS, ZERO_IMPLEMENTATION_IDS } from '../../../src/lib/figures/commVolume';
 import { SOURCE_ZERO3_COMM_MULTIPLE, sourceCommTotal } from '../../../src/lib/figures/sourceErrata';
 
 describe('communication volume per rank per step (ZeRO paper §7, FSDP paper)', () => {
@@ -28,5 +28,36 @@ describe('communication volume per rank per step (ZeRO paper §7, FSDP paper)', 
     expect(sourceCommTotal('zero1')).not.toBe(commVolumePsi('zero1'));
     expect(sourceCommTotal('zero3')).not.toBe(commVolumePsi('zero3'));
     expect(sourceCommTotal('zero3') / sourceCommTotal('ddp')).not.toBe(SOURCE_ZERO3_COMM_MULTIPLE);
+  });
+});
+
+describe('ZeRO-1/2 traffic depends on the implementation', () => {
+  it('reduce-scatter + all-gather (the paper, FSDP SHARD_GRAD_OP): 2Ψ, the same as DDP', () => {
+    expect(commVolumePsi('zero1', 'reduce-scatter')).toBe(2);
+    expect(commVolumePsi('zero2', 'reduce-scatter')).toBe(2);
+  });
+  it("PyTorch's ZeroRedundancyOptimizer: DDP's all-reduce (2Ψ) + each rank broadcasts its shard (Ψ) = 3Ψ, 1.5× DDP", () => {
+    const steps = commSteps('zero1', 'zero-redundancy-optimizer');
+    expect(steps.map((s) => [s.collective, s.psi])).toEqual([['all-reduce', 2], ['broadcast', 1]]);
+    expect(commRatioToDdp('zero1', 'zero-redundancy-optimizer')).toBe(1.5);
+    expect(() => commSteps('zero2', 'zero-redundancy-optimizer')).toThrow(RangeError);
+  });
+  it("DeepSpeed's default bucket all-reduce: 3Ψ for stage 1 and 2", () => {
+    expect(commVolumePsi('zero1', 'deepspeed-bucket-all-reduce')).toBe(3);
+    expect(commVolumePsi('zero2', 'deepspeed-bucket-all-reduce')).toBe(3);
+  });
+  it('DDP and ZeRO-3 do not depend on the implementation', () => {
+    for (const impl of ZERO_IMPLEMENTATION_IDS) {
+      expect(commVolumePsi('ddp', impl)).toBe(2);
+      expect(commVolumePsi('zero3', impl)).toBe(3);
+    }
+  });
+  it('exact bytes on 4 ranks: ZeroRedundancyOptimizer moves 3 · (3/4) · Ψ elements', () => {
+    expect(commBytesPerRank('zero1', 1000, 2, 4, 'zero-redundancy-optimizer')).toBe(3 * (3 / 4) * 1000 * 2);
+    expect(commBytesPerRank('zero1', 1000, 2, 4)).toBe(2 * (3 / 4) * 1000 * 2);
+  });
+  it('optimizer state never moves in any implementation, and every implementation cites a file and function', () => {
+    for (const row of COMM_TABLE_ROWS) expect(commSteps(row.strategy, row.implementation).every((x) => !/optimizer/.test(x.what))).toBe(true);
+    for (const id of ZERO_IMPLEMENTATION_IDS) expect(ZERO_IMPLEMENTATIONS[id].source).toMatch(/\.py/);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultScalingInputs, scalingCurve, scalingPoint, SCALING_DEFAULTS } from '../../../src/lib/figures/scalingModel';
+import { BACKWARD_SHARE, defaultScalingInputs, scalingCurve, scalingPoint, SCALING_DEFAULTS } from '../../../src/lib/figures/scalingModel';
 
 describe('α–β scaling model', () => {
   const link = { alpha: 1e-5, bandwidth: 1e9 };
@@ -14,11 +14,20 @@ describe('α–β scaling model', () => {
     expect(p.throughput).toBeCloseTo(40 / step, 9);
     expect(p.ideal).toBe(80);
   });
-  it('full overlap hides communication up to the compute time, never more', () => {
+  it('full overlap hides communication up to the backward time, never more (backward = 4/6 of compute)', () => {
+    expect(BACKWARD_SHARE).toBe(4 / 6);
     const hidden = scalingPoint(4, { samplesPerRank: 10, computeSeconds: 0.5, gradientBytes: 1e8, link, overlap: 1 });
     expect(hidden.efficiency).toBe(1);
     const tooBig = scalingPoint(4, { samplesPerRank: 10, computeSeconds: 0.1, gradientBytes: 1e8, link, overlap: 1 });
-    expect(tooBig.throughput).toBeCloseTo(40 / (0.15 + 6e-5), 9);
+    expect(tooBig.throughput).toBeCloseTo(40 / (0.1 + 0.15 + 6e-5 - 0.1 * (4 / 6)), 9);
+  });
+  it('the default fully overlapped at 8 ranks keeps about 89 %, not 100 %: backward is shorter than the all-reduce', () => {
+    const p = scalingPoint(8, defaultScalingInputs(1));
+    const backward = SCALING_DEFAULTS.computeSeconds * (4 / 6);
+    expect(p.commSeconds).toBeGreaterThan(backward);
+    expect(p.efficiency).toBeCloseTo(0.25 / (0.25 + p.commSeconds - backward), 12);
+    expect(p.efficiency).toBeGreaterThan(0.88);
+    expect(p.efficiency).toBeLessThan(0.89);
   });
   it('the default (355M fp32 gradients over 100 GbE, 0.25 s compute) reaches about 56 % at 8 ranks', () => {
     expect(SCALING_DEFAULTS.params * SCALING_DEFAULTS.bytesPerGradient).toBe(1.42e9);

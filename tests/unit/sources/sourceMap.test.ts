@@ -2,7 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import GithubSlugger from 'github-slugger';
 import { describe, expect, it } from 'vitest';
-import { SOURCE_MAP, chapterHref } from '../../../src/lib/sourceMap';
+import { PRIMARY_SOURCES, SOURCE_MAP, chapterHref } from '../../../src/lib/sourceMap';
 
 const dir = join(process.cwd(), 'content', 'chapters');
 
@@ -24,6 +24,15 @@ describe('source map', () => {
   it('lists every correction of seeds/README.md errata 1–6', () => {
     const corrections = SOURCE_MAP.flatMap((d) => d.topics.map((t) => t.correction ?? '')).join('\n');
     for (const needle of ['227.5 GB', 'never optimizer state', '1.5×', '2(n−1)/n', '|B_r|/|B|', 'stragglers']) expect(corrections).toContain(needle);
+  });
+  it.each(PRIMARY_SOURCES.map((c) => [c.source, c.chapter, c.anchor] as const))('primary source "%s" → %s#%s exists', (_, chapter, anchor) => {
+    expect([...headingIds(chapter)]).toContain(anchor);
+  });
+  it('every primary citation names a file, function or section and links to it', () => {
+    for (const c of PRIMARY_SOURCES) {
+      expect(c.source, c.claim).toMatch(/\.(py|cc|cu|h)\b|section|issue|comment/);
+      expect(c.url, c.claim).toMatch(/^https:\/\//);
+    }
   });
   it('builds chapter URLs without the number prefix', () => {
     expect(chapterHref('02-collectives.mdx')).toBe('/chapters/collectives/');

@@ -43,4 +43,4 @@ console.log(`batch 512 at the base rate falls behind: ${at(512, 'base') > 2 * re
 console.log(`√k scaling helps but is not enough for plain SGD: ${at(512, 'sqrt') < at(512, 'base') && at(512, 'sqrt') > 1.1 * ref}`);
 console.log(`batch 512 with linear scaling and warm-up comes within 10% of batch 32: ${Math.abs(at(512, 'linear') - ref) / ref < 0.1}`);
 const untrained = (await lossOn(tf.zeros([d, 1]), X, Y).data())[0]!;
-console.log(`batch 2048 at rate ${runs.at(-1)!.peak.toFixed(2)} diverges (ends above the untrained loss ${untrained.toFixed(1)}): ${at(2048, 'linear') > untrained}`);
+console.log(`batch 2048 at the linearly scaled rate diverges: ${at(2048, 'linear') > untrained} (rate ${runs.at(-1)!.peak.toFixed(2)}, untrained loss ${untrained.toFixed(1)})`);

@@ -73,7 +73,11 @@ export function recomputeOverhead(x: TransformerShape, recompute: Recompute): nu
   return trainingFlopsPerLayer(x, recompute) / trainingFlopsPerLayer(x, 'none') - 1;
 }
 
+/** §5: full recomputation "can introduce as much as 30–40 % computational time overhead". */
+export const PAPER_FULL_RECOMPUTE_OVERHEAD = { low: 0.3, high: 0.4 } as const;
+
 /** GPT-3 175B as the paper's Table 3 lists it: 96 heads, hidden 12288, 96 layers, sequence 2048. */
+export const GPT3_175B_PARAMS = 175e9;
 export const GPT3_175B: Required<Omit<TransformerShape, 'micro' | 'tensorParallel'>> = { seq: 2048, hidden: 12288, heads: 96, layers: 96 };
 /** GPT-3 XL (1.3B) from Brown et al. 2020, Table 2.1: 24 layers, d_model 2048, 16 heads, context 2048. */
 export const GPT3_XL: Required<Omit<TransformerShape, 'micro' | 'tensorParallel'>> = { seq: 2048, hidden: 2048, heads: 16, layers: 24 };

@@ -47,6 +47,7 @@ const keepPeak = await peakOf(() => {
   keepGrads = [tf.grads(forward)(params.flat()).map((g) => tf.keep(g))];
 });
 const keepFlops = flops;
+await dist.barrier(); // keep the ranks in step between the two long, purely local phases
 
 // 2. Full recomputation: forward without a tape, keeping only each block's input; backward replays one block at a time.
 flops = 0;

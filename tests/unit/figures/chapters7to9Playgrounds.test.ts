@@ -28,9 +28,8 @@ describe('chapters 7–9: playgrounds print what their chapters promise', () => 
   for (const e of embeds) {
     it(`${e.src} on ${e.world} ranks`, async () => {
       const code = readFileSync(join(dir, 'playgrounds', e.src), 'utf8');
-      // The transformer is the one heavy program: WASM runs it several times faster than the CPU backend.
-      const backend = e.src.includes('transformer') ? 'wasm' : 'cpu';
-      const { result, events } = await runProgram({ code, worldSize: e.world, backend, timeoutMs: 240_000 });
+      // WASM, as most browsers run them: several times faster than the CPU backend for the transformer and the ledger.
+      const { result, events } = await runProgram({ code, worldSize: e.world, backend: 'wasm', timeoutMs: 240_000 });
       const errors = (events as ClusterEvent[]).filter((x) => x.type === 'error');
       expect(result.ok, JSON.stringify(errors)).toBe(true);
       for (let rank = 0; rank < e.world; rank++) {

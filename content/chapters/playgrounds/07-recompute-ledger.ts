@@ -8,7 +8,7 @@ const s = 32, b = 2, h = 32, heads = 4, layers = 4, dh = h / heads; // sequence,
 let flops = 0; // matmul FLOPs actually executed, 2 per multiply-add
 const matmul = (x: tf.Tensor, w: tf.Tensor) => { flops += 2 * x.size / x.shape.at(-1)! * w.shape[0]! * w.shape[1]!; return tf.matMul(x.reshape([-1, w.shape[0]!]), w).reshape([...x.shape.slice(0, -1), w.shape[1]!]); };
 
-type Params = tf.Tensor[];
+type Params = [wqkv: tf.Tensor, wo: tf.Tensor, w1: tf.Tensor, w2: tf.Tensor];
 const init = (seed: number): Params => [
   tf.randomNormal([h, 3 * h], 0, 0.1, 'float32', seed), tf.randomNormal([h, h], 0, 0.1, 'float32', seed + 1),
   tf.randomNormal([h, 4 * h], 0, 0.1, 'float32', seed + 2), tf.randomNormal([4 * h, h], 0, 0.1, 'float32', seed + 3),
@@ -43,7 +43,7 @@ async function peakOf(step: () => void): Promise<number> {
 flops = 0;
 let keepGrads: tf.Tensor[][] = [];
 const keepPeak = await peakOf(() => {
-  const forward = (...w: tf.Tensor[]) => { let x = x0; for (let l = 0; l < layers; l++) x = block(x, w.slice(4 * l, 4 * l + 4)); return lossOf(x); };
+  const forward = (...w: tf.Tensor[]) => { let x = x0; for (let l = 0; l < layers; l++) x = block(x, w.slice(4 * l, 4 * l + 4) as Params); return lossOf(x); };
   keepGrads = [tf.grads(forward)(params.flat()).map((g) => tf.keep(g))];
 });
 const keepFlops = flops;
@@ -60,7 +60,7 @@ const recomputePeak = await peakOf(() => {
   let dy = tf.grad(lossOf)(x);
   const perLayer: tf.Tensor[][] = [];
   for (let l = layers - 1; l >= 0; l--) {
-    const gs = tf.grads((xi: tf.Tensor, ...p: tf.Tensor[]) => block(xi, p).mul(dy).sum())([inputs[l]!, ...params[l]!]);
+    const gs = tf.grads((xi: tf.Tensor, ...p: tf.Tensor[]) => block(xi, p as Params).mul(dy).sum())([inputs[l]!, ...params[l]!]);
     dy = tf.keep(gs[0]!); perLayer.unshift(gs.slice(1).map((g) => tf.keep(g)));
   }
   recomputeGrads = [perLayer.flat()];

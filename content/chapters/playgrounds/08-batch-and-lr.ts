@@ -31,7 +31,7 @@ async function train(batch: number, rule: Rule) {
   return { batch, rule, steps, peak, warmup, loss };
 }
 
-const runs = [];
+const runs: Awaited<ReturnType<typeof train>>[] = [];
 runs.push(await train(baseBatch, 'base'));
 for (const batch of [128, 512]) for (const rule of ['base', 'sqrt', 'linear'] as const) runs.push(await train(batch, rule));
 runs.push(await train(2048, 'linear'));

@@ -18,7 +18,7 @@ const myShard = weights.slice([own.start], [own.end - own.start]);
 interface Piece { from: number; start: number; data: Float32Array }
 const metadata = await dist.allGather(tf.tensor1d([own.start, own.end], 'int32'));
 const bytes = await dist.allGather(tf.pad(myShard, [[0, Math.ceil(psi / 4) - myShard.size]])); // equal-size pieces for the collective
-const meta = await metadata.data(), all = await bytes.data(), stride = Math.ceil(psi / 4);
+const meta = await metadata.data(), all = (await bytes.data()) as Float32Array, stride = Math.ceil(psi / 4);
 const storage: Piece[] = Array.from({ length: 4 }, (_, r) => ({ from: r, start: meta[2 * r]!, data: all.slice(r * stride, r * stride + meta[2 * r + 1]! - meta[2 * r]!) }));
 console.log(`rank ${dist.rank} saved __${dist.rank}_0.distcp: elements [${own.start}, ${own.end})`);
 

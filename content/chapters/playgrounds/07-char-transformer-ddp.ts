@@ -49,7 +49,7 @@ function batch(t: number): { x: tf.Tensor; y: tf.Tensor } {
 
 const ddp = await DDP({ params: init(), forward }, { optimizer: new Adam({ lr: 3e-3 }) });
 const single = new SingleDeviceTrainer(toSequential({ params: init(), forward }), new Adam({ lr: 3e-3 }));
-let worstLossGap = 0, firstLoss = NaN, lastLoss = NaN;
+let worstLossGap = 0, firstLoss = 0, lastLoss = 0;
 let ddpMs = 0, singleMs = 0;
 for (let t = 0; t < steps; t++) {
   const { x, y } = batch(t);

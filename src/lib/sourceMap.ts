@@ -123,8 +123,8 @@ export interface PrimaryCitation {
   url: string;
 }
 
-/** Checked against the sources on 2026-11-23 (PyTorch main, NCCL 2.30, DeepSpeed master). */
-export const PRIMARY_SOURCES: PrimaryCitation[] = [
+/** Chapters 1–6, checked against the sources on 2026-11-23 (PyTorch main, NCCL 2.30, DeepSpeed master). */
+const PRIMARY_SOURCES_1_TO_6: PrimaryCitation[] = [
   {
     claim: 'env:// raises at once when RANK (or WORLD_SIZE, MASTER_ADDR, MASTER_PORT) is unset: "environment variable RANK expected, but not set".',
     chapter: C2, anchor: 'launching-torchrun-and-slurm',
@@ -173,3 +173,39 @@ export const PRIMARY_SOURCES: PrimaryCitation[] = [
 export function chapterHref(file: string): string {
   return `/chapters/${file.replace(/^\d+-/, '').replace(/\.mdx$/, '')}/`;
 }
+
+/** Chapters 7–9: claims and the primary sources they were checked against on 2026-11-23. */
+const C7 = '07-activations-and-precision.mdx', C8 = '08-batch-size-and-learning-rate.mdx', C9 = '09-operating-at-scale.mdx';
+const KORTHIKANTI = 'Korthikanti et al. 2022, "Reducing Activation Recomputation in Large Transformer Models"';
+const TORCH = 'pytorch/pytorch';
+
+const PRIMARY_SOURCES_7_TO_9: PrimaryCitation[] = [
+  { claim: 'Per-layer activations sbh(34 + 5as/h): attention 11sbh + 5as²b, MLP 19sbh, LayerNorm 4sbh; 16-bit activations, 1-byte masks', chapter: C7, anchor: 'counting-the-bytes-of-one-layer', source: `${KORTHIKANTI}, §4.1, Eq. 1`, url: 'https://arxiv.org/abs/2205.05198' },
+  { claim: 'Tensor parallelism: sbh(10 + 24/t + 5as/(ht))', chapter: C7, anchor: 'counting-the-bytes-of-one-layer', source: `${KORTHIKANTI}, §4.2.1, Eq. 2`, url: 'https://arxiv.org/abs/2205.05198' },
+  { claim: 'Full recomputation keeps 2sbh per layer and costs 30–40 % time; selective recomputation drops the 5as/h term (34sbh/t)', chapter: C7, anchor: 'recomputation-full-and-selective', source: `${KORTHIKANTI}, §5 and Eq. 6`, url: 'https://arxiv.org/abs/2205.05198' },
+  { claim: 'GPT-3 175B: 96 layers, d_model 12288, 96 heads, context 2048; GPT-3 XL: 24 layers, 2048, 16 heads', chapter: C7, anchor: 'counting-the-bytes-of-one-layer', source: 'Brown et al. 2020, "Language Models are Few-Shot Learners", Table 2.1', url: 'https://arxiv.org/abs/2005.14165' },
+  { claim: 'Forward FLOPs per layer 24bsh² + 4bs²h (2 FLOPs per multiply-add)', chapter: C7, anchor: 'recomputation-full-and-selective', source: 'Narayanan et al. 2021, "Efficient Large-Scale Language Model Training on GPU Clusters Using Megatron-LM", §5.1 (FLOP count); the book derives the recomputation overheads from it', url: 'https://arxiv.org/abs/2104.04473' },
+  { claim: 'torch.utils.checkpoint.checkpoint(use_reentrant=False), create_selective_checkpoint_contexts', chapter: C7, anchor: 'recomputation-full-and-selective', source: `${TORCH}, torch/utils/checkpoint.py`, url: 'https://github.com/pytorch/pytorch/blob/main/torch/utils/checkpoint.py' },
+  { claim: 'ShardedGradScaler all-reduces found_inf across the process group in unscale_; defaults init_scale 2^16, growth 2.0, backoff 0.5, interval 2000', chapter: C7, anchor: 'mixed-precision-in-practice', source: `${TORCH}, torch/distributed/fsdp/sharded_grad_scaler.py, ShardedGradScaler.__init__ and unscale_`, url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/fsdp/sharded_grad_scaler.py' },
+  { claim: 'MixedPrecisionPolicy: param_dtype for unsharded params, all-gather and compute; reduce_dtype for the gradient reduction; sharded params stay in the original dtype', chapter: C7, anchor: 'mixed-precision-in-practice', source: `${TORCH}, torch/distributed/fsdp/_fully_shard/_fsdp_api.py, MixedPrecisionPolicy`, url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/fsdp/_fully_shard/_fsdp_api.py' },
+  { claim: 'bf16_compress_hook / fp16_compress_hook cast the bucket, divide by world size, all-reduce, cast back', chapter: C7, anchor: 'mixed-precision-in-practice', source: `${TORCH}, torch/distributed/algorithms/ddp_comm_hooks/default_hooks.py`, url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/algorithms/ddp_comm_hooks/default_hooks.py' },
+  { claim: 'PowerSGD: P and Q all-reduced in turn, error feedback, warm start, start_powerSGD_iter, min_compression_rate 2, rank 1 default', chapter: C7, anchor: 'mixed-precision-in-practice', source: `${TORCH}, torch/distributed/algorithms/ddp_comm_hooks/powerSGD_hook.py, PowerSGDState and powerSGD_hook (Vogels et al. 2019)`, url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/algorithms/ddp_comm_hooks/powerSGD_hook.py' },
+  { claim: 'fp16 max 65504, min normal 2^-14, subnormal 2^-24; bf16 keeps 8 exponent bits', chapter: C7, anchor: 'mixed-precision-in-practice', source: 'IEEE 754-2008, section 3.6 (Table 3.5, binary16 parameters); bfloat16 as the truncated binary32, computed in src/lib/figures/mixedPrecision.ts', url: 'https://doi.org/10.1109/IEEESTD.2008.4610935' },
+  { claim: 'Linear scaling rule and gradual warm-up; η = 0.1·kn/256; 8192 images on 256 GPUs', chapter: C8, anchor: 'the-linear-scaling-rule-and-warm-up', source: 'Goyal et al. 2017, "Accurate, Large Minibatch SGD: Training ImageNet in 1 Hour", §2.1 (linear scaling), §2.2 (warm-up), §5', url: 'https://arxiv.org/abs/1706.02677' },
+  { claim: 'Square-root scaling rule for Adam/RMSprop (with 1 − β scaled too)', chapter: C8, anchor: 'adam-and-the-square-root-rule', source: 'Malladi et al. 2022, "On the SDEs and Scaling Rules for Adaptive Gradient Algorithms", the square-root scaling rule', url: 'https://arxiv.org/abs/2205.10287' },
+  { claim: 'LARS trust ratio; LAMB', chapter: C8, anchor: 'lars-and-lamb-a-rate-per-layer', source: 'You, Gitman, Ginsburg 2017, "Large Batch Training of Convolutional Networks"; You et al. 2020, "Large Batch Optimization for Deep Learning: Training BERT in 76 minutes", the LARS and LAMB update rules', url: 'https://arxiv.org/abs/1904.00962' },
+  { claim: 'B_simple = tr(Σ)/|G|², S = S_min(1 + B_noise/B), E = E_min(1 + B/B_noise), B_crit = E_min/S_min; Adam optimal rate ∝ B^α, α in [0.5, 1]', chapter: C8, anchor: 'the-gradient-noise-scale-and-the-critical-batch-size', source: 'McCandlish et al. 2018, "An Empirical Model of Large-Batch Training", §2 (noise scale, steps–examples trade-off)', url: 'https://arxiv.org/abs/1812.06162' },
+  { claim: 'GPT-3 batch sizes 0.5M–3.2M tokens, learning rates, batch ramp-up', chapter: C8, anchor: 'batch-size-in-tokens', source: 'Brown et al. 2020, Table 2.1 and Appendix B', url: 'https://arxiv.org/abs/2005.14165' },
+  { claim: 'Hierarchical all-reduce arithmetic in the α–β model; NCCL latencies per step', chapter: C9, anchor: 'hierarchical-collectives-and-rails', source: 'NVIDIA/nccl, src/graph/tuning.cc hwLat (via src/lib/figures/linkPresets.ts)', url: 'https://github.com/NVIDIA/nccl/blob/master/src/graph/tuning.cc' },
+  { claim: 'fully_shard with a 2-D mesh is HSDP, placement (Replicate(), Shard(0)); FSDP1 HYBRID_SHARD', chapter: C9, anchor: 'hsdp-shard-inside-a-node-replicate-across-nodes', source: `${TORCH}, torch/distributed/fsdp/_fully_shard/_fully_shard.py, fully_shard docstring (mesh)`, url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/fsdp/_fully_shard/_fully_shard.py' },
+  { claim: 'FSDP1 clip_grad_norm_: local norm, all_reduce(norm**p, SUM), root; MAX for inf-norm', chapter: C9, anchor: 'gradient-clipping-under-sharding', source: `${TORCH}, torch/distributed/fsdp/fully_sharded_data_parallel.py, FullyShardedDataParallel.clip_grad_norm_`, url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/fsdp/fully_sharded_data_parallel.py' },
+  { claim: 'FSDP2: the norm of DTensor gradients is a DTensor; full_tensor() reduces it', chapter: C9, anchor: 'gradient-clipping-under-sharding', source: 'pytorch/torchtitan, torchtitan/distributed/utils.py, clip_grad_norm_', url: 'https://github.com/pytorch/torchtitan/blob/main/torchtitan/distributed/utils.py' },
+  { claim: 'DCP: each rank writes __{rank}_N.distcp plus .metadata; load reads only the local shards; resharding on load', chapter: C9, anchor: 'sharded-checkpoints-and-resharding', source: `${TORCH}, torch/distributed/checkpoint/filesystem.py (DEFAULT_SUFFIX, .metadata), state_dict_loader.py load()`, url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/checkpoint/filesystem.py' },
+  { claim: 'torchrun: --max-restarts, --nnodes=MIN:MAX, c10d rendezvous, TORCHELASTIC_RESTART_COUNT', chapter: C9, anchor: 'elastic-launch-and-restarts', source: `${TORCH}, torch/distributed/run.py (module docstring and arguments)`, url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/run.py' },
+  { claim: '419 unexpected interruptions in 54 days on 16,384 H100 GPUs', chapter: C9, anchor: 'stragglers-and-failures-at-thousands-of-gpus', source: 'Dubey et al. 2024, "The Llama 3 Herd of Models", §3.3.4, Table 5', url: 'https://arxiv.org/abs/2407.21783' },
+  { claim: 'Local SGD / post-local SGD in PyTorch', chapter: C9, anchor: 'low-communication-data-parallelism', source: `${TORCH}, torch/distributed/optim/post_localSGD_optimizer.py, ddp_comm_hooks/post_localSGD_hook.py (Lin et al. 2020)`, url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/optim/post_localSGD_optimizer.py' },
+  { claim: 'DiLoCo: inner AdamW, outer Nesterov momentum on the averaged delta, 8 workers, H = 500, 500× less communication', chapter: C9, anchor: 'low-communication-data-parallelism', source: 'Douillard et al. 2023, "DiLoCo: Distributed Low-Communication Training of Language Models", abstract and §2 (Algorithm 1)', url: 'https://arxiv.org/abs/2311.08105' },
+];
+
+/** Every claim about PyTorch, NCCL, DeepSpeed or a paper, with the primary source it was checked against. */
+export const PRIMARY_SOURCES: PrimaryCitation[] = [...PRIMARY_SOURCES_1_TO_6, ...PRIMARY_SOURCES_7_TO_9];

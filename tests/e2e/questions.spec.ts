@@ -69,7 +69,7 @@ test.describe('interview questions', () => {
     await expect(page.locator('[data-status-badge]')).toHaveText('solved');
   });
 
-  for (const id of ['code-average-gradients', 'code-bucket-gradients', 'code-manual-ddp']) {
+  for (const id of ['code-average-gradients', 'code-bucket-gradients', 'code-manual-ddp', 'sharded-grad-scaler', 'code-scaled-learning-rate', 'code-clip-sharded-gradients']) {
     test(`${id}: the starter fails with a per-rank reason, the revealed solution passes in the browser`, async ({ page }) => {
       await page.goto(`/questions/${id}/`);
       const ex = page.locator('[data-exercise="code"]');

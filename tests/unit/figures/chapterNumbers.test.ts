@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 // Every figure the chapters print must come from an expression over src/lib/figures, never a
 // literal typed into the prose: this test strips code, math and expressions and looks for numbers.
-const CHAPTERS = ['01-what-is-data-parallelism.mdx', '02-collectives.mdx', '03-data-parallel-from-scratch.mdx', '04-inside-ddp.mdx', '05-memory-and-zero.mdx', '06-fsdp-and-choosing.mdx'];
+const CHAPTERS = ['01-what-is-data-parallelism.mdx', '02-collectives.mdx', '03-data-parallel-from-scratch.mdx', '04-inside-ddp.mdx', '05-memory-and-zero.mdx', '06-fsdp-and-choosing.mdx', '07-activations-and-precision.mdx', '08-batch-size-and-learning-rate.mdx', '09-operating-at-scale.mdx'];
 const dir = join(process.cwd(), 'content', 'chapters');
 
 /** Remove what may legitimately hold digits: frontmatter, imports/exports, code, JSX expressions and tag attributes. */

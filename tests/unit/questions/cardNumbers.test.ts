@@ -18,6 +18,11 @@ import { BACKWARD_SHARE, defaultScalingInputs, scalingPoint, SCALING_DEFAULTS } 
 import { SOURCE_70B_TABLE, SOURCE_ZERO3_COMM_MULTIPLE } from '../../../src/lib/figures/sourceErrata';
 import { bytesPerParam, zeroPerGpuBreakdown, zeroPerGpuBytes } from '../../../src/lib/figures/zeroMemory';
 import { gpt2ModelStateBytes, GPT2_PARAMS } from '../../../src/lib/figures/zeroPaper';
+import { activationBytes, activationBytesPerLayer, activationBreakdown, GPT3_175B, recomputeOverhead } from '../../../src/lib/figures/activationMemory';
+import { FORMATS, GRAD_SCALER_DEFAULTS, hookWireBytes, maxFinite, powerSgdCompression } from '../../../src/lib/figures/mixedPrecision';
+import { batchTokens, globalBatchSize, GOYAL_2017, linearScaledLr, sqrtScaledLr, stepSpeedup, stepsToTarget } from '../../../src/lib/figures/batchScaling';
+import { DILOCO, flatRingSeconds, hierarchicalSeconds, hsdpBytesPerRank, LLAMA3_INTERRUPTIONS, llama3FailureRates, localSgdCommReduction, reshardReads } from '../../../src/lib/figures/operatingAtScale';
+import { commVolumePsi as psiOf } from '../../../src/lib/figures/commVolume';
 import { chapterIds, readCards } from './cardFiles';
 
 const cards = readCards();
@@ -48,6 +53,11 @@ const dpGroups = (() => {
 const overlap = { comm: 30e-3, work: 20e-3 };
 // unequal-shards-weighting: 16 examples dealt to 3 ranks.
 const unequal = shardSizes(16, 3);
+// Chapters 7–9.
+const gpt3 = { ...GPT3_175B, micro: 1 };
+const cluster16x8 = { nodes: 16, gpusPerNode: 8, intra: linkPreset('nvlink'), inter: ib };
+const hsdp7b = hsdpBytesPerRank(7e9, 2, 8, 16);
+const goyalBatch = GOYAL_2017.gpus * GOYAL_2017.perGpu;
 const bucketExample = assignBuckets([2048, 32, 1024, 32, 256, 8].map((elements, i) => ({ name: `t${i}`, bytes: elements })), 1100, 1100);
 
 /** Each numeric exercise's answer in base units (bytes, seconds, bytes/s, ratios as fractions, counts). */
@@ -81,6 +91,20 @@ const ANSWERS: Record<string, number> = {
   'cpu-offload#1': (7e9 * adam.grads) / pcie.bandwidth,
   'sizing-13b-on-8-gpus#0': mem13('ddp'),
   'sizing-13b-on-8-gpus#1': mem13('zero2'),
+  'activation-memory-per-layer#0': activationBytesPerLayer(gpt3),
+  'recompute-full-vs-selective#0': recomputeOverhead(gpt3, 'full'),
+  'bf16-fp16-loss-scaling#0': maxFinite(FORMATS.fp16),
+  'param-dtype-reduce-dtype-hooks#0': hookWireBytes(1e9, 8, 'bf16'),
+  'global-batch-with-more-ranks#0': globalBatchSize(8, 64, 2),
+  'global-batch-with-more-ranks#1': batchTokens(globalBatchSize(8, 64, 2), 2048),
+  'linear-scaling-warmup#0': linearScaledLr(GOYAL_2017.refLr, GOYAL_2017.refBatch, goyalBatch),
+  'adam-sqrt-scaling-lamb#0': sqrtScaledLr(3e-4, 256, 4096),
+  'critical-batch-size#0': stepSpeedup(1, 2, 1).actual,
+  'hierarchical-all-reduce#0': hierarchicalSeconds(8, cluster16x8).inter / ib.alpha, // latency-only message: network steps
+  'hsdp-2d-mesh#0': hsdp7b.allReduce,
+  'sharded-checkpoint-resharding#0': reshardReads(1001, 4, 2, 1).length,
+  'elastic-restarts-failures#0': llama3FailureRates().jobMtbfHours * 3600,
+  'local-sgd-diloco#0': localSgdCommReduction(DILOCO.innerSteps),
 };
 
 /** Figures each card quotes (in its prompts or model answer), formatted from the computed values. */
@@ -120,6 +144,19 @@ const QUOTED: Record<string, string[]> = {
     `${gb(8 * H100_MEMORY_BYTES, 0)} in total`,
     `${gb(mem13('zero1') - 13e9 * (adam.params + adam.grads))} = ${gb(mem13('zero1'))}`,
   ],
+  'activation-memory-per-layer': [`= 80`, `**${gb(activationBytesPerLayer(gpt3))}**`, `about ${gb(activationBytes(gpt3), 0)} over 96 layers`, `about ${gb(activationBreakdown(gpt3).attentionScores, 0)}`],
+  'recompute-full-vs-selective': [`about ${Math.round(recomputeOverhead(gpt3, 'full') * 100)} % more compute`, `about ${Math.round(recomputeOverhead(gpt3, 'selective') * 100)} % more FLOPs for GPT-3`, `removing ${Math.round((1 - activationBytesPerLayer(gpt3, 'selective') / activationBytesPerLayer(gpt3)) * 100)} % of its activations`],
+  'bf16-fp16-loss-scaling': [`**${maxFinite(FORMATS.fp16)}**`, `starts at $2^{16}$`, `after ${GRAD_SCALER_DEFAULTS.growthInterval} clean steps`],
+  'param-dtype-reduce-dtype-hooks': [`**${gb(hookWireBytes(1e9, 8, 'bf16'), 1)}** per rank`, `instead of ${gb(hookWireBytes(1e9, 8, 'fp32'), 0)}`, `sends ${powerSgdCompression(4096, 4096, 1).compressed} numbers instead of ${+(powerSgdCompression(4096, 4096, 1).dense / 1e6).toFixed(1)} million`],
+  'global-batch-with-more-ranks': [`$B$ = **${globalBatchSize(8, 64, 2)}**`, `about **${+(batchTokens(1024, 2048) / 1e6).toFixed(1)} million tokens**`],
+  'linear-scaling-warmup': [`$B$ = ${goyalBatch}`, `$\\eta$ = **${linearScaledLr(0.1, 256, goyalBatch)}**`],
+  'adam-sqrt-scaling-lamb': [`rate **${sqrtScaledLr(3e-4, 256, 4096).toExponential(1)}**`, `would say ${linearScaledLr(3e-4, 256, 4096).toExponential(1)}`],
+  'critical-batch-size': [`a **${stepSpeedup(1, 2, 1).actual.toFixed(2)}×** speed-up`, `saves about ${Math.round((1 - stepsToTarget(16, 1, 1) / stepsToTarget(8, 1, 1)) * 100)} % of the steps`],
+  'hierarchical-all-reduce': [`**${2 * (16 - 1)}** steps`, `instead of ${2 * (128 - 1)}`, `about ${flatRingSeconds(14e9, cluster16x8).toFixed(2)} s on`, `and ${hierarchicalSeconds(14e9, cluster16x8).total.toFixed(2)} s hierarchically`],
+  'hsdp-2d-mesh': [`**${gb(hsdp7b.allReduce)}** per GPU`, `the shard is ${gb(14e9 / 8)}`, `about ${Math.round((psiOf('zero3') * (127 / 128) * 14e9) / 1e9)} GB per`],
+  'sharded-checkpoint-resharding': [`**${reshardReads(1001, 4, 2, 1).length}** files`],
+  'elastic-restarts-failures': [`one every **${llama3FailureRates().jobMtbfHours.toFixed(2)} hours**`, `${LLAMA3_INTERRUPTIONS.unexpected} unexpected interruptions`],
+  'local-sgd-diloco': [`communicating **${localSgdCommReduction(DILOCO.innerSteps)}×**`, `$H$ = ${DILOCO.innerSteps}`],
   'choosing-a-strategy': [
     ...(['ddp', 'zero1', 'zero2', 'zero3'] as const).map((s) => `| ${gb(mem7(s))} | ${gb(mem7(s, 'fp32-weights'))} |`),
     `(${gb(mem7('zero1'))} + 30 GB ≈ ${gb(mem7('zero1') + 30e9, 0)})`, `(${gb(mem7('zero1', 'fp32-weights'))} + 30 GB ≈ ${gb(mem7('zero1', 'fp32-weights') + 30e9, 0)})`,

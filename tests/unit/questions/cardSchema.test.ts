@@ -10,8 +10,8 @@ const ids = new Set(cards.map((c) => c.id));
 const chapters = chapterIds();
 
 describe('question cards', () => {
-  it('has at least 24 cards, covering every chapter', () => {
-    expect(cards.length).toBeGreaterThanOrEqual(24);
+  it('has at least 54 cards, covering every chapter', () => {
+    expect(cards.length).toBeGreaterThanOrEqual(54);
     for (const ch of chapters) expect(cards.filter((c) => c.data.chapter === ch).length, ch).toBeGreaterThanOrEqual(3);
   });
 

@@ -1,11 +1,10 @@
+import { DTYPES, type Dtype } from '../contract/protocol.ts';
 import type { CollectiveEngine } from './collective-engine.ts';
-import type { Dtype } from './call-descriptor.ts';
+import { pointToPointTimeoutMessage, sendRecvMismatchMessage } from './failure-messages.ts';
 import { M_CHUNK, M_DTYPE, M_MESSAGE, M_SENT, M_TAKEN, M_TOTAL, mailboxCtrlIndex, mailboxOffset } from './layout.ts';
 import { allocate, sharedView, type Payload } from './typed-views.ts';
 import type { WaitMode } from './world-sync.ts';
 
-const DTYPE_CODE: Record<Dtype, number> = { float32: 0, int32: 1 };
-const DTYPE_NAME = ['float32', 'int32'] as const;
 
 /**
  * Point-to-point mailboxes: one slot per ordered pair (src → dst). A send returns once its last chunk is in
@@ -38,9 +37,9 @@ export class PointToPoint {
     const e = this.e;
     const check = (stalledMs: number) => {
       e.throwIfPoisoned();
-      if (stalledMs >= e.world.watchdogMs) e.fail(`Point-to-point timed out after ${(e.world.watchdogMs / 1000).toFixed(1)} s: ${describe()}`);
+      if (stalledMs >= e.world.watchdogMs) e.fail(pointToPointTimeoutMessage((e.world.watchdogMs / 1000).toFixed(1), describe()));
     };
-    return mode === 'block' ? e.sync.waitBlocking(index, target, check) : e.sync.waitAsync(index, target, check);
+    return e.sync.wait(mode, index, target, check);
   }
 
   send(input: Payload | { dtype: Dtype; data: Promise<Payload> }, dst: number, mode: WaitMode): Promise<void> {
@@ -59,7 +58,7 @@ export class PointToPoint {
         await this.wait(ctrl + M_TAKEN, sent, mode, () => `rank ${e.rank} is sending ${data.length} ${dtype} to rank ${dst}, which has not received its previous message. ${e.describeRank(dst)}.`);
         const part = data.subarray(k * per, Math.min(data.length, (k + 1) * per));
         sharedView(e.bytes.buffer, dtype, slot, part.length).set(part);
-        Atomics.store(e.words, ctrl + M_DTYPE, DTYPE_CODE[dtype]);
+        Atomics.store(e.words, ctrl + M_DTYPE, DTYPES.indexOf(dtype));
         Atomics.store(e.words, ctrl + M_TOTAL, data.length);
         Atomics.store(e.words, ctrl + M_CHUNK, part.length);
         Atomics.store(e.words, ctrl + M_MESSAGE, message);
@@ -82,10 +81,10 @@ export class PointToPoint {
       do {
         const taken = this.takenChunks.get(src) ?? 0;
         await this.wait(ctrl + M_SENT, taken + 1, mode, () => `rank ${e.rank} is in recv(${length} ${dtype}) from rank ${src}, which has not sent. ${e.describeRank(src)}.`);
-        const theirDtype = DTYPE_NAME[Atomics.load(e.words, ctrl + M_DTYPE)] ?? 'float32';
+        const theirDtype = DTYPES[Atomics.load(e.words, ctrl + M_DTYPE)] ?? 'float32';
         const total = Atomics.load(e.words, ctrl + M_TOTAL);
         if (theirDtype !== dtype || total !== length) {
-          e.fail(`Mismatched send/recv: rank ${src} sent ${total} ${theirDtype} to rank ${e.rank}, which called recv expecting ${length} ${dtype}.`);
+          e.fail(sendRecvMismatchMessage(src, total, theirDtype, e.rank, length, dtype));
         }
         const len = Atomics.load(e.words, ctrl + M_CHUNK);
         out.set(sharedView(e.bytes.buffer, dtype, slot, len), got);

@@ -1,7 +1,7 @@
 // What each rank does in a test: plain functions of (context, args), run on every rank of a TestWorld.
 import type { RankCollectives } from '../../../../playground/collectives/rank-collectives.ts';
-import type { RankDist } from '../../../../playground/collectives/create-dist.ts';
-import type { TraceEvent } from '../../../../playground/cluster/protocol.ts';
+import type { Dist } from '../../../../playground/collectives/dist-api.ts';
+import type { TraceEvent } from '../../../../playground/contract/protocol.ts';
 import type { AllReduceAlgorithm, ReduceOp } from '../../../../playground/collectives/dist-api.ts';
 import type { Payload } from '../../../../playground/collectives/typed-views.ts';
 
@@ -9,7 +9,7 @@ export interface ScenarioContext {
   rank: number;
   worldSize: number;
   raw: RankCollectives;
-  dist: RankDist | null;
+  dist: Dist | null;
   traces: TraceEvent[];
 }
 
@@ -56,9 +56,9 @@ export const scenarios = {
 
   /** Calls made, then the bytes/call statistics and trace events they produced. */
   async callsWithStats(ctx: ScenarioContext, calls: RawCall[]) {
-    const before = structuredClone(ctx.raw.engine.stats);
+    const before = ctx.raw.commStats();
     const values = await Promise.all(calls.map((call) => issue(ctx.raw, call)));
-    return { values, before, stats: structuredClone(ctx.raw.engine.stats), traces: [...ctx.traces] };
+    return { values, before, stats: ctx.raw.commStats(), traces: [...ctx.traces] };
   },
 
   /** Sleeps `delays[rank]` ms first: a late rank. */

@@ -3,7 +3,10 @@
  * contract/protocol.ts; they are re-exported here so the page imports one module.
  */
 import type { RunResult } from '../contract/protocol.ts';
+import type { RunRecord } from './run-record.ts';
 
+export type { RecordedLine, RankRecord } from './run-record.ts';
+export type { RunRecord } from './run-record.ts';
 export type { Backend, BackendChoice, ClusterEvent, RunOptions, RunResult, TraceEvent } from '../contract/protocol.ts';
 
 /** A started run: `done` settles once every rank has exited, or the run was stopped or timed out. */
@@ -11,4 +14,6 @@ export interface RunningCluster {
   done: Promise<RunResult>;
   /** Terminates every rank worker at once. */
   stop(): void;
+  /** The run as it is recorded: lines, errors, traces and exit of every rank, then the result. */
+  record: RunRecord;
 }

@@ -5,6 +5,7 @@ import { setCurrentRank } from '../collectives/rank-context.ts';
 import { LOG_LEVELS, type ClusterEvent, type TraceEvent } from '../contract/protocol.ts';
 import { instantiateProgram, programLocation } from './compile.ts';
 import { formatLogArgs, formatLogArgsNow } from './format-log.ts';
+import { lockIntrinsics } from './lock-intrinsics.ts';
 import * as ranksModule from './ranks-module.ts';
 import type { BackendPlatform, RankStart } from './rank-protocol.ts';
 
@@ -60,6 +61,7 @@ export async function runRank(start: RankStart, platform: BackendPlatform): Prom
       return modules[spec];
     };
     const program = instantiateProgram(start.js);
+    lockIntrinsics();
     const module = { exports: {} };
     await program(require, module.exports, module);
     ok = true;

@@ -1,5 +1,5 @@
 import { decodeDescriptor, encodeDescriptor, type CallDescriptor } from './call-descriptor.ts';
-import { C_DESC, C_GROUP, C_SEQ, C_STATE, callIndex, DESC_SLOTS, DESC_WORDS, P_DESC0, progressIndex, type WorldLayout } from './layout.ts';
+import { C_DESC, C_GROUP, C_HEARTBEAT, C_SEQ, C_STATE, callIndex, DESC_SLOTS, DESC_WORDS, P_DESC0, progressIndex, type WorldLayout } from './layout.ts';
 
 /** What a rank last did, as its call block says: `state` 0 no call yet, 1 inside a collective, 2 finished it. */
 export interface PublishedCall {
@@ -70,6 +70,15 @@ export class CallBoard {
       slot: Atomics.load(this.#words, at + C_GROUP),
       seq: Atomics.load(this.#words, at + C_SEQ),
     };
+  }
+
+  /** Bumps `rank`'s heartbeat (only `rank` calls this, from its event loop). */
+  beat(rank: number): void {
+    Atomics.add(this.#words, callIndex(this.#layout, rank) + C_HEARTBEAT, 1);
+  }
+
+  heartbeat(rank: number): number {
+    return Atomics.load(this.#words, callIndex(this.#layout, rank) + C_HEARTBEAT);
   }
 
   /** Members of the group in registry slot `slot`, ascending. */

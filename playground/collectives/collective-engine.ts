@@ -9,10 +9,13 @@ import { H_MAGIC, H_WORLD, MAGIC, P_COUNT, progressIndex, regionOffset, scratchO
 import { abortSharedWorld, type SharedWorld } from './shared-world.ts';
 import { WorldSync, type WaitMode } from './world-sync.ts';
 import { CollectiveRun, type GroupSequence } from './collective-run.ts';
+import { PeerLiveness } from './peer-liveness.ts';
 
 export interface EngineEnv {
   now: () => number;
   onTrace?: (e: TraceEvent) => void;
+  /** A warning for the reader that is not an error (e.g. a long wait for a busy peer). */
+  onNotice?: (text: string) => void;
 }
 
 /**
@@ -33,6 +36,9 @@ export class CollectiveEngine {
   /** Byte address of this rank's scratch table in the shared memory (addresses for the fused kernel). */
   readonly scratch: number;
   readonly counters = new CommCounters();
+  /** Which peers are busy computing (alive) rather than stuck; this rank's own heartbeat runs while the engine lives. */
+  readonly liveness: PeerLiveness;
+  readonly stopHeartbeat: () => void;
   /** Sequence number of this rank's next call in a group slot (the process groups own the numbers). */
   readonly nextSeq: (slot: number) => number;
   /** Readers of this rank's region from its last use: they must be done before it is overwritten. */
@@ -51,6 +57,8 @@ export class CollectiveEngine {
     this.nextSeq = nextSeq;
     this.sync = new WorldSync(world.memory, world.worldSize <= world.hardwareConcurrency, env.now);
     this.board = new CallBoard(this.words, world.layout, world.worldSize);
+    this.liveness = new PeerLiveness(this.board, env.now);
+    this.stopHeartbeat = PeerLiveness.start(this.board, rank);
     this.worldGroup = groupInfo(0, Array.from({ length: world.worldSize }, (_, i) => i));
     this.scratch = scratchOffset(world.layout, rank);
   }
@@ -150,6 +158,10 @@ export class CollectiveEngine {
     const diff = descriptorDifferences(run.desc, theirs);
     if (diff.length === 0) return true;
     this.fail(mismatchMessage(this.groupName(run.group), run.seq, this.rank, run.desc, peer, theirs, diff));
+  }
+
+  notice(text: string): void {
+    this.env.onNotice?.(text);
   }
 
   trace(e: Omit<TraceEvent, 'rank'>): void {

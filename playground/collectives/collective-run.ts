@@ -1,7 +1,8 @@
 import type { CallDescriptor, Dtype } from './call-descriptor.ts';
 import type { CollectiveEngine } from './collective-engine.ts';
 import { blockingCall, DeadlockSuspicion } from './deadlock-detection.ts';
-import { callPlace, collectiveTimeoutMessage, deadlockMessage } from './failure-messages.ts';
+import { busyPeerNotice, callPlace, collectiveTimeoutMessage, deadlockMessage } from './failure-messages.ts';
+import { WatchdogClock } from './peer-liveness.ts';
 import type { GroupInfo } from './group-registry.ts';
 import type { WaitMode } from './world-sync.ts';
 
@@ -106,13 +107,17 @@ export class CollectiveRun {
   waitOn(group: GroupInfo, peer: number, target: number): void | Promise<void> {
     const e = this.engine;
     const suspicion = new DeadlockSuspicion();
+    const watchdog = new WatchdogClock();
     const check = (stalledMs: number) => {
       e.throwIfPoisoned();
       if (group === this.group && stalledMs > 0) this.#verify(peer);
-      if (suspicion.confirmed(blockingCall(e.board, e.rank, this.group.slot, peer, e.nextSeq), e.env.now())) {
+      const now = e.env.now();
+      if (suspicion.confirmed(blockingCall(e.board, e.rank, this.group.slot, peer, e.nextSeq), now)) {
         e.fail(deadlockMessage(e.rank, this.place, peer, e.describeRank(peer)));
       }
-      if (stalledMs >= e.world.watchdogMs) this.#watchdog(group, target, peer);
+      const verdict = watchdog.observe(stalledMs, e.world.watchdogMs, () => e.liveness.busy(peer), now);
+      if (verdict === 'busy-first') e.notice(busyPeerNotice(e.rank, (stalledMs / 1000).toFixed(1), this.place, peer));
+      if (verdict === 'fire') this.#watchdog(group, target, peer);
     };
     return e.sync.wait(this.mode, e.progressIndex(group.slot, peer), target, check);
   }

@@ -17,6 +17,8 @@ export interface RankEnv {
   tf: Tf;
   backend: Backend;
   onTrace?: (e: TraceEvent) => void;
+  /** Warnings for the reader that are not errors (a long wait for a busy peer). */
+  onNotice?: (text: string) => void;
   now?: () => number;
 }
 
@@ -173,7 +175,7 @@ class RankDist implements Dist {
  */
 export async function joinWorld(world: SharedWorld, rank: number, env: RankEnv): Promise<{ dist: Dist; comm: RankCollectives }> {
   const now = env.now ?? (() => performance.now());
-  const comm = new RankCollectives(world, rank, { now, onTrace: env.onTrace }, await loadReduceKernel(world.memory));
+  const comm = new RankCollectives(world, rank, { now, onTrace: env.onTrace, onNotice: env.onNotice }, await loadReduceKernel(world.memory));
   const dist = new RankDist(comm, env.tf, env.backend);
   registerRankContext({ dist, now, trace: (e) => comm.engine.trace(e) });
   return { dist, comm };

@@ -30,6 +30,11 @@ export function collectiveTimeoutMessage(me: number, seconds: string, where: str
   return `Collective timed out: rank ${me} waited ${seconds} s in ${where} with no progress. Not arrived: ${behind.map((r) => `rank ${r}`).join(', ')}. ${states.join('; ')}.`;
 }
 
+/** Said once per wait, as a warning: the run goes on, bounded by its time limit. */
+export function busyPeerNotice(me: number, seconds: string, where: string, peer: number): string {
+  return `rank ${me} has waited ${seconds} s in ${where} for rank ${peer}, which is busy computing outside any collective (its thread has not yielded for a while). Still waiting: a long computation is fine; an endless loop ends at the run's time limit.`;
+}
+
 export function pointToPointTimeoutMessage(seconds: string, what: string): string {
   return `Point-to-point timed out after ${seconds} s: ${what}`;
 }

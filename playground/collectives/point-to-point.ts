@@ -1,6 +1,7 @@
 import { DTYPES, type Dtype } from '../contract/protocol.ts';
 import type { CollectiveEngine } from './collective-engine.ts';
-import { pointToPointTimeoutMessage, sendRecvMismatchMessage } from './failure-messages.ts';
+import { busyPeerNotice, pointToPointTimeoutMessage, sendRecvMismatchMessage } from './failure-messages.ts';
+import { WatchdogClock } from './peer-liveness.ts';
 import { M_CHUNK, M_DTYPE, M_MESSAGE, M_SENT, M_TAKEN, M_TOTAL, mailboxCtrlIndex, mailboxOffset } from './layout.ts';
 import { allocate, sharedView, type Payload } from './typed-views.ts';
 import type { WaitMode } from './world-sync.ts';
@@ -33,11 +34,15 @@ export class PointToPoint {
     return p;
   }
 
-  private wait(index: number, target: number, mode: WaitMode, describe: () => string): void | Promise<void> {
+  /** Waits for `peer` to move the mailbox counter at `index`; a peer busy computing is waited for, not timed out. */
+  private wait(index: number, target: number, mode: WaitMode, peer: number, what: string, describe: () => string): void | Promise<void> {
     const e = this.e;
+    const watchdog = new WatchdogClock();
     const check = (stalledMs: number) => {
       e.throwIfPoisoned();
-      if (stalledMs >= e.world.watchdogMs) e.fail(pointToPointTimeoutMessage((e.world.watchdogMs / 1000).toFixed(1), describe()));
+      const verdict = watchdog.observe(stalledMs, e.world.watchdogMs, () => e.liveness.busy(peer), e.env.now());
+      if (verdict === 'busy-first') e.notice(busyPeerNotice(e.rank, (stalledMs / 1000).toFixed(1), what, peer));
+      if (verdict === 'fire') e.fail(pointToPointTimeoutMessage((e.world.watchdogMs / 1000).toFixed(1), describe()));
     };
     return e.sync.wait(mode, index, target, check);
   }
@@ -55,7 +60,7 @@ export class PointToPoint {
       const t0 = e.env.now();
       for (let k = 0; k < chunks; k++) {
         const sent = this.sentChunks.get(dst) ?? 0;
-        await this.wait(ctrl + M_TAKEN, sent, mode, () => `rank ${e.rank} is sending ${data.length} ${dtype} to rank ${dst}, which has not received its previous message. ${e.describeRank(dst)}.`);
+        await this.wait(ctrl + M_TAKEN, sent, mode, dst, `send(${data.length} ${dtype}) to rank ${dst}`, () => `rank ${e.rank} is sending ${data.length} ${dtype} to rank ${dst}, which has not received its previous message. ${e.describeRank(dst)}.`);
         const part = data.subarray(k * per, Math.min(data.length, (k + 1) * per));
         sharedView(e.bytes.buffer, dtype, slot, part.length).set(part);
         Atomics.store(e.words, ctrl + M_DTYPE, DTYPES.indexOf(dtype));
@@ -80,7 +85,7 @@ export class PointToPoint {
       let got = 0;
       do {
         const taken = this.takenChunks.get(src) ?? 0;
-        await this.wait(ctrl + M_SENT, taken + 1, mode, () => `rank ${e.rank} is in recv(${length} ${dtype}) from rank ${src}, which has not sent. ${e.describeRank(src)}.`);
+        await this.wait(ctrl + M_SENT, taken + 1, mode, src, `recv(${length} ${dtype}) from rank ${src}`, () => `rank ${e.rank} is in recv(${length} ${dtype}) from rank ${src}, which has not sent. ${e.describeRank(src)}.`);
         const theirDtype = DTYPES[Atomics.load(e.words, ctrl + M_DTYPE)] ?? 'float32';
         const total = Atomics.load(e.words, ctrl + M_TOTAL);
         if (theirDtype !== dtype || total !== length) {

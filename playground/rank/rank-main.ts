@@ -50,7 +50,7 @@ export async function runRank(start: RankStart, platform: BackendPlatform): Prom
       return picked;
     });
     emit({ type: 'backend', rank, backend: chosen.backend, ...(chosen.reason ? { reason: chosen.reason } : {}) });
-    const joined = await joinWorld(start.world, rank, { tf, backend: chosen.backend, now, onTrace: (e) => { trace.push(e); if (trace.length >= 256) flushTrace(); } });
+    const joined = await joinWorld(start.world, rank, { tf, backend: chosen.backend, now, onTrace: (e) => { trace.push(e); if (trace.length >= 256) flushTrace(); }, onNotice: (text) => emit({ type: 'log', rank, level: 'warn', text, time: now() }) });
     comm = joined.comm;
     setCurrentRank(joined.dist);
     for (const level of LEVELS) console[level] = (...args: unknown[]) => log(level, args);

@@ -134,6 +134,26 @@ export const scenarios = {
     }
   },
 
+  /** Rank `busy` computes synchronously for `ms` (its thread never yields) before its calls; the rest call at once. */
+  async busyThenCalls(ctx: ScenarioContext, a: { busy: number; ms: number; calls: RawCall[]; p2p?: boolean }) {
+    const t0 = performance.now();
+    if (ctx.rank === a.busy) while (performance.now() - t0 < a.ms) { /* a long synchronous computation */ }
+    try {
+      if (a.p2p) {
+        const n = ctx.worldSize;
+        const sent = ctx.raw.send(new Float32Array([ctx.rank]), { dst: (ctx.rank + 1) % n });
+        const got = await ctx.raw.recv(1, 'float32', { src: (ctx.rank + n - 1) % n });
+        await sent;
+        return { ok: true, values: [Array.from(got)], ms: performance.now() - t0 };
+      }
+      const values = [];
+      for (const call of a.calls) values.push(await issue(ctx.raw, call));
+      return { ok: true, values, ms: performance.now() - t0 };
+    } catch (err) {
+      return { ok: false, error: (err as Error).message, ms: performance.now() - t0 };
+    }
+  },
+
   /** Times each rank's outcome: `calls` may differ per rank to provoke mismatches or absences. */
   async timedCalls(ctx: ScenarioContext, calls: RawCall[]) {
     const t0 = performance.now();

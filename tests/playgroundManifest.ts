@@ -17,13 +17,14 @@ export interface PlaygroundEntry {
   page: string | null;
   /** Default number of ranks. */
   world: number;
-  /** Lines every rank must print. */
+  /** Lines every rank must print (or only `onlyRank`, for a program that reports on one rank). */
   expect: string[];
+  onlyRank?: number;
 }
 
 /** Programs no page embeds, with what they print on 4 ranks (a test runs them like the embedded ones). */
-export const NOT_EMBEDDED: Record<string, { world: number; expect: string[] }> = {
-  '03-scaling-throughput.ts': { world: 2, expect: ['throughput:'] },
+export const NOT_EMBEDDED: Record<string, { world: number; expect: string[]; onlyRank?: number }> = {
+  '03-scaling-throughput.ts': { world: 2, expect: ['throughput:'], onlyRank: 0 },
   '06-sync-batchnorm.ts': { world: 4, expect: ['per-rank BatchNorm', 'matches: false', 'SyncBatchNorm', 'matches: true'] },
 };
 
@@ -82,7 +83,7 @@ export async function playgroundManifest(): Promise<PlaygroundEntry[]> {
   for (const src of playgroundFiles()) {
     if (entries.some((e) => e.src === src)) continue;
     const known = NOT_EMBEDDED[src];
-    entries.push({ src, page: null, world: known?.world ?? 4, expect: known?.expect ?? [] });
+    entries.push({ src, page: null, world: known?.world ?? 4, expect: known?.expect ?? [], ...(known?.onlyRank === undefined ? {} : { onlyRank: known.onlyRank }) });
   }
   return entries;
 }

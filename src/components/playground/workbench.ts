@@ -36,7 +36,6 @@ function button(label: string, text: string, cls: string): HTMLButtonElement {
 export async function createWorkbench(root: HTMLElement, cfg: WorkbenchConfig): Promise<Workbench> {
   const cluster = import('../../../playground/cluster/browser.ts'); // load the runtime while Monaco loads
   const listing = root.querySelector<HTMLElement>('[data-listing]')!;
-  const controls = root.querySelector<HTMLElement>('.pg-controls')!;
   const runButton = root.querySelector<HTMLButtonElement>('[data-action="run"]')!;
   const worldSelect = root.querySelector<HTMLSelectElement>('[data-world-select]')!;
   const host = document.createElement('div');

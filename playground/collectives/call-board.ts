@@ -1,5 +1,5 @@
 import { decodeDescriptor, encodeDescriptor, type CallDescriptor } from './call-descriptor.ts';
-import { C_DESC, C_GROUP, C_HEARTBEAT, C_SEQ, C_STATE, callIndex, DESC_SLOTS, DESC_WORDS, P_DESC0, progressIndex, type WorldLayout } from './layout.ts';
+import { C_DESC, C_GROUP, C_HEARTBEAT, C_RECV_FROM, C_SEQ, C_STATE, callIndex, DESC_SLOTS, DESC_WORDS, P_DESC0, progressIndex, type WorldLayout } from './layout.ts';
 
 /** What a rank last did, as its call block says: `state` 0 no call yet, 1 inside a collective, 2 finished it. */
 export interface PublishedCall {
@@ -79,6 +79,19 @@ export class CallBoard {
 
   heartbeat(rank: number): number {
     return Atomics.load(this.#words, callIndex(this.#layout, rank) + C_HEARTBEAT);
+  }
+
+  /** Marks `rank` as blocked in recv from `src` (null: no longer), for cycle detection. */
+  setRecvWait(rank: number, src: number | null, onlyIf?: number): void {
+    const at = callIndex(this.#layout, rank) + C_RECV_FROM;
+    if (src === null) Atomics.compareExchange(this.#words, at, (onlyIf ?? -1) + 1, 0);
+    else Atomics.store(this.#words, at, src + 1);
+  }
+
+  /** The rank `rank` is blocked in recv from, or null. */
+  recvWait(rank: number): number | null {
+    const v = Atomics.load(this.#words, callIndex(this.#layout, rank) + C_RECV_FROM);
+    return v > 0 && v <= this.#worldSize ? v - 1 : null;
   }
 
   /** Members of the group in registry slot `slot`, ascending. */

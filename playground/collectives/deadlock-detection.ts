@@ -15,10 +15,36 @@ export function blockingCall(board: CallBoard, me: number, slot: number, peer: n
   return `${theirs.slot}:${theirs.seq}`;
 }
 
+/** How long a cycle of receives must stand (no member busy computing) before it is called a deadlock. */
+export const RECV_CYCLE_CONFIRM_MS = 1000;
+
+/**
+ * Follows "blocked in recv from" from `me` (waiting on `src`): the ranks in order if they close a cycle back
+ * to `me`, none of them busy computing (a busy rank may still send), else null.
+ */
+export function recvCycle(board: CallBoard, me: number, src: number, busy: (rank: number) => boolean, worldSize: number): number[] | null {
+  const chain = [me];
+  let cur = src;
+  while (chain.length <= worldSize) {
+    if (cur === me) return chain;
+    if (chain.includes(cur) || busy(cur)) return null;
+    const next = board.recvWait(cur);
+    if (next === null) return null;
+    chain.push(cur);
+    cur = next;
+  }
+  return null;
+}
+
 /** Confirms a suspected deadlock only once the same blocking call has stood for DEADLOCK_CONFIRM_MS. */
 export class DeadlockSuspicion {
   #suspect: string | null = null;
   #since = 0;
+  readonly #confirmMs: number;
+
+  constructor(confirmMs = DEADLOCK_CONFIRM_MS) {
+    this.#confirmMs = confirmMs;
+  }
 
   /** True when `call` (null: none) has blocked us for long enough. */
   confirmed(call: string | null, now: number): boolean {
@@ -31,6 +57,6 @@ export class DeadlockSuspicion {
       this.#since = now;
       return false;
     }
-    return now - this.#since >= DEADLOCK_CONFIRM_MS;
+    return now - this.#since >= this.#confirmMs;
   }
 }

@@ -35,6 +35,11 @@ export function busyPeerNotice(me: number, seconds: string, where: string, peer:
   return `rank ${me} has waited ${seconds} s in ${where} for rank ${peer}, which is busy computing outside any collective (its thread has not yielded for a while). Still waiting: a long computation is fine; an endless loop ends at the run's time limit.`;
 }
 
+export function recvCycleMessage(chain: number[]): string {
+  const waits = chain.map((r, i) => `rank ${r} waits for rank ${chain[(i + 1) % chain.length]}`).join(', ');
+  return `Deadlock: ranks ${chain.join(', ')} are each blocked in recv from the next (${waits}), so none of them ever sends: a cycle of receives. Start the exchange with a send (send returns once the message is in the mailbox), or let even and odd ranks take turns.`;
+}
+
 export function pointToPointTimeoutMessage(seconds: string, what: string): string {
   return `Point-to-point timed out after ${seconds} s: ${what}`;
 }

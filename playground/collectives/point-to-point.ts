@@ -1,6 +1,7 @@
 import { DTYPES, type Dtype } from '../contract/protocol.ts';
 import type { CollectiveEngine } from './collective-engine.ts';
-import { busyPeerNotice, pointToPointTimeoutMessage, sendRecvMismatchMessage } from './failure-messages.ts';
+import { DeadlockSuspicion, RECV_CYCLE_CONFIRM_MS, recvCycle } from './deadlock-detection.ts';
+import { busyPeerNotice, pointToPointTimeoutMessage, recvCycleMessage, sendRecvMismatchMessage } from './failure-messages.ts';
 import { WatchdogClock } from './peer-liveness.ts';
 import { M_CHUNK, M_DTYPE, M_MESSAGE, M_SENT, M_TAKEN, M_TOTAL, mailboxCtrlIndex, mailboxOffset } from './layout.ts';
 import { allocate, sharedView, type Payload } from './typed-views.ts';
@@ -35,11 +36,16 @@ export class PointToPoint {
   }
 
   /** Waits for `peer` to move the mailbox counter at `index`; a peer busy computing is waited for, not timed out. */
-  private wait(index: number, target: number, mode: WaitMode, peer: number, what: string, describe: () => string): void | Promise<void> {
+  private wait(index: number, target: number, mode: WaitMode, peer: number, what: string, describe: () => string, receiving = false): void | Promise<void> {
     const e = this.e;
     const watchdog = new WatchdogClock();
+    const suspicion = new DeadlockSuspicion(RECV_CYCLE_CONFIRM_MS);
     const check = (stalledMs: number) => {
       e.throwIfPoisoned();
+      if (receiving) {
+        const cycle = recvCycle(e.board, e.rank, peer, (r) => e.liveness.busy(r), e.worldSize);
+        if (suspicion.confirmed(cycle ? cycle.join(',') : null, e.env.now())) e.fail(recvCycleMessage(cycle!));
+      }
       const verdict = watchdog.observe(stalledMs, e.world.watchdogMs, () => e.liveness.busy(peer), e.env.now());
       if (verdict === 'busy-first') e.notice(busyPeerNotice(e.rank, (stalledMs / 1000).toFixed(1), what, peer));
       if (verdict === 'fire') e.fail(pointToPointTimeoutMessage((e.world.watchdogMs / 1000).toFixed(1), describe()));
@@ -85,7 +91,9 @@ export class PointToPoint {
       let got = 0;
       do {
         const taken = this.takenChunks.get(src) ?? 0;
-        await this.wait(ctrl + M_SENT, taken + 1, mode, src, `recv(${length} ${dtype}) from rank ${src}`, () => `rank ${e.rank} is in recv(${length} ${dtype}) from rank ${src}, which has not sent. ${e.describeRank(src)}.`);
+        e.board.setRecvWait(e.rank, src);
+        await this.wait(ctrl + M_SENT, taken + 1, mode, src, `recv(${length} ${dtype}) from rank ${src}`, () => `rank ${e.rank} is in recv(${length} ${dtype}) from rank ${src}, which has not sent. ${e.describeRank(src)}.`, true);
+        e.board.setRecvWait(e.rank, null, src);
         const theirDtype = DTYPES[Atomics.load(e.words, ctrl + M_DTYPE)] ?? 'float32';
         const total = Atomics.load(e.words, ctrl + M_TOTAL);
         if (theirDtype !== dtype || total !== length) {

@@ -125,6 +125,20 @@ describe('a peer busy computing is alive, not stuck (issue 19, item 3)', () => {
   });
 });
 
+describe('errors that name the cause (issue 19, item 13)', () => {
+  it('a cycle of receives is named as a cycle, well before the watchdog', async () => {
+    w = await startWorld(4);
+    const out = await w.values<Timed>('recvCycle');
+    for (const o of out) {
+      expect(o.ok).toBe(false);
+      expect(o.ms).toBeLessThan(4000);
+    }
+    const messages = out.map((o) => o.error!);
+    expect(messages.some((m) => /Deadlock: ranks (\d, ){3}\d are each blocked in recv from the next .*a cycle of receives/.test(m)), messages.join('\n')).toBe(true);
+    expect(messages.join('\n')).toMatch(/rank 0 waits for rank 1|rank 3 waits for rank 0/);
+  });
+});
+
 describe('bad arguments fail at the call', () => {
   it('raw layer: unknown op and algorithm, roots out of range, groups outside the world, non-members, self-sends', async () => {
     w = await startWorld(3);

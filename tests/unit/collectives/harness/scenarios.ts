@@ -154,6 +154,19 @@ export const scenarios = {
     }
   },
 
+  /** Every rank receives from the next before sending to the previous: a cycle of receives nobody starts. */
+  async recvCycle(ctx: ScenarioContext) {
+    const t0 = performance.now();
+    const n = ctx.worldSize;
+    try {
+      await ctx.raw.recv(4, 'float32', { src: (ctx.rank + 1) % n });
+      await ctx.raw.send(new Float32Array(4), { dst: (ctx.rank + n - 1) % n });
+      return { ok: true, ms: performance.now() - t0 };
+    } catch (err) {
+      return { ok: false, error: (err as Error).message, ms: performance.now() - t0 };
+    }
+  },
+
   /** Times each rank's outcome: `calls` may differ per rank to provoke mismatches or absences. */
   async timedCalls(ctx: ScenarioContext, calls: RawCall[]) {
     const t0 = performance.now();

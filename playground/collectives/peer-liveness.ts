@@ -5,6 +5,8 @@ export const HEARTBEAT_MS = 100;
 /** A heartbeat that has not moved for this long means the rank's thread is busy in synchronous work (a loaded machine
  * only makes an idle rank look busy, which waits longer; a busy thread can never look idle). */
 export const HEARTBEAT_STALE_MS = 500;
+/** Waits shorter than this never look at heartbeats. */
+const SAMPLE_AFTER_MS = 100;
 
 /**
  * Tells a peer that is busy computing from one that is stuck or gone. A peer outside any collective whose
@@ -53,7 +55,8 @@ export class WatchdogClock {
    * not busy, 'busy' when the peer is busy (the first such call per wait returns 'busy-first', to warn once).
    */
   observe(stalledMs: number, limitMs: number, peerBusy: () => boolean, now: number): 'ok' | 'busy' | 'busy-first' | 'fire' {
-    const busy = peerBusy(); // sampled on every check, so the heartbeat's history is there when it matters
+    if (stalledMs < SAMPLE_AFTER_MS) return 'ok'; // the fast path of a collective pays nothing for this
+    const busy = peerBusy(); // sampled on every later check, so the heartbeat's history is there when it matters
     if (busy) this.#lastBusy = now;
     if (stalledMs < limitMs) return 'ok';
     if (busy) {

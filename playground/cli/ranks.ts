@@ -52,7 +52,9 @@ async function main(): Promise<number> {
     process.stderr.write(`cannot read ${path}\n`);
     return 2;
   }
-  const { result } = await runProgram({ code, worldSize: args.world, backend: args.backend, timeoutMs: args.timeoutMs }, print);
+  // Lines stream as they arrive; the verdict comes from the run's record, as on the page.
+  const { record } = await runProgram({ code, worldSize: args.world, backend: args.backend, timeoutMs: args.timeoutMs }, print);
+  const result = record.result!;
   if (result.reason === 'compile-error') process.stderr.write(`${args.file}:${result.error?.line ?? '?'}:${result.error?.column ?? '?'} ${result.error?.message}\n`);
   else if (!result.ok) process.stderr.write(`run ${result.reason} after ${Math.round(result.durationMs)} ms${result.error ? `: ${result.error.message}` : ''}\n`);
   return result.ok ? 0 : 1;

@@ -1,7 +1,8 @@
 import * as Comlink from 'comlink';
 import type { RankApi } from '../rank/rank-protocol.ts';
+import type { ClusterEvent, RunOptions } from '../contract/protocol.ts';
 import { startClusterOn, type WorkerPlatform } from './cluster-core.ts';
-import type { ClusterEvent, RunningCluster, RunOptions } from './protocol.ts';
+import type { RunningCluster } from './protocol.ts';
 
 /** Ranks as dedicated module Web Workers (tfjs WebGPU does not work in shared workers). */
 const browserWorkers: WorkerPlatform = {

@@ -1,11 +1,16 @@
 import * as Comlink from 'comlink';
 import { abortSharedWorld, createSharedWorld } from '../collectives/shared-world.ts';
+import { BACKEND_CHOICES, DEFAULT_TIMEOUT_MS, isOneOf, listWords, MAX_WORLD_SIZE, type ClusterEvent, type RunOptions, type RunResult } from '../contract/protocol.ts';
 import { compileProgram, CompileError } from '../rank/compile.ts';
 import type { RankApi } from '../rank/rank-protocol.ts';
-import type { ClusterEvent, RunningCluster, RunOptions, RunResult } from './protocol.ts';
+import type { RunningCluster } from './protocol.ts';
+import { eventFromRank } from './rank-events.ts';
+import { RunRecord } from './run-record.ts';
 
-export const MAX_WORLD_SIZE = 16;
-export const DEFAULT_TIMEOUT_MS = 60_000;
+export { DEFAULT_TIMEOUT_MS, MAX_WORLD_SIZE } from '../contract/protocol.ts';
+
+/** After a rank failed, how long the others get to report their own exit before the run ends without them. */
+export const FAILURE_GRACE_MS = 2000;
 
 /** One started rank worker, whichever platform made it. */
 export interface RankWorker {
@@ -20,7 +25,10 @@ export interface WorkerPlatform {
 
 const epochNow = () => performance.timeOrigin + performance.now();
 
-/** Validates options, compiles once, starts every rank, and settles when all exit, one fails hard, time runs out, or stop(). */
+/**
+ * Validates options, compiles once, starts every rank, and settles when all exit, one fails hard, time runs
+ * out, or stop(). Nothing here ever waits on shared memory: a rank can write any of it.
+ */
 export function startClusterOn(platform: WorkerPlatform, options: RunOptions, onEvent: (e: ClusterEvent) => void): RunningCluster {
   const runStart = epochNow();
   const elapsed = () => epochNow() - runStart;
@@ -28,7 +36,8 @@ export function startClusterOn(platform: WorkerPlatform, options: RunOptions, on
   if (!Number.isInteger(worldSize) || worldSize < 1 || worldSize > MAX_WORLD_SIZE) {
     throw new Error(`worldSize must be an integer from 1 to ${MAX_WORLD_SIZE}, got ${worldSize}`);
   }
-  if (!['auto', 'webgpu', 'wasm', 'cpu'].includes(backend)) throw new Error(`backend must be 'auto', 'webgpu', 'wasm' or 'cpu', got '${backend}'`);
+  if (!isOneOf(BACKEND_CHOICES, backend)) throw new Error(`backend must be ${listWords(BACKEND_CHOICES)}, got '${backend}'`);
+  const record = new RunRecord(worldSize);
 
   let js: string;
   try {
@@ -36,7 +45,9 @@ export function startClusterOn(platform: WorkerPlatform, options: RunOptions, on
   } catch (e) {
     const err = e instanceof CompileError ? e : new CompileError(String(e));
     const error = { message: err.message, line: err.line, column: err.column };
-    return { done: Promise.resolve({ ok: false, reason: 'compile-error', error, durationMs: elapsed() }), stop() {} };
+    const result: RunResult = { ok: false, reason: 'compile-error', error, durationMs: elapsed() };
+    record.finish(result);
+    return { done: Promise.resolve(result), stop() {}, record };
   }
 
   const world = createSharedWorld(worldSize);
@@ -44,32 +55,47 @@ export function startClusterOn(platform: WorkerPlatform, options: RunOptions, on
   const exited = new Map<number, boolean>();
   let settle!: (r: RunResult) => void;
   let finished = false;
+  let graceTimer: ReturnType<typeof setTimeout> | undefined;
   const done = new Promise<RunResult>((resolve) => { settle = resolve; });
 
   const finish = (reason: RunResult['reason'], error?: RunResult['error']) => {
     if (finished) return;
     finished = true;
     clearTimeout(timer);
+    clearTimeout(graceTimer);
     for (const w of workers) w.terminate();
     const ok = reason === 'finished' && [...exited.values()].every(Boolean);
-    settle({ ok, reason: reason === 'finished' && !ok ? 'error' : reason, ...(error ? { error } : {}), durationMs: elapsed() });
+    const result: RunResult = { ok, reason: reason === 'finished' && !ok ? 'error' : reason, ...(error ? { error } : {}), durationMs: elapsed() };
+    record.finish(result);
+    settle(result);
+  };
+  const forward = (e: ClusterEvent) => {
+    if (finished) return;
+    record.add(e);
+    onEvent(e);
+    if (e.type === 'exit') rankExited(e.rank, e.ok);
+  };
+  /** Ranks still running when the run ends get an error line saying why they were stopped. */
+  const endStragglers = (message: string) => {
+    for (let r = 0; r < worldSize; r++) if (!exited.has(r)) forward({ type: 'error', rank: r, message, time: elapsed() });
   };
   const rankExited = (rank: number, ok: boolean) => {
     if (exited.has(rank)) return;
     exited.set(rank, ok);
-    // A failed rank poisons the world so peers blocked in collectives fail now, not at their watchdog.
-    if (!ok) abortSharedWorld(world, `rank ${rank} failed`);
-    if (exited.size === worldSize) finish('finished');
-  };
-  const forward = (e: ClusterEvent) => {
-    if (finished) return;
-    onEvent(e);
-    if (e.type === 'exit') rankExited(e.rank, e.ok);
+    if (exited.size === worldSize) return finish('finished');
+    if (ok || graceTimer) return;
+    // A failed rank poisons the world so peers blocked in collectives fail now, not at their watchdog...
+    abortSharedWorld(world, `rank ${rank} failed`);
+    // ...and a peer busy outside any collective (a loop that never calls one) cannot hold the run open.
+    graceTimer = setTimeout(() => {
+      endStragglers(`Stopped ${(FAILURE_GRACE_MS / 1000).toFixed(0)} s after rank ${rank} failed: this rank was still running outside any collective (busy computing, or in an endless loop), so it never saw the failure.`);
+      finish('error');
+    }, FAILURE_GRACE_MS);
   };
 
   const timer = setTimeout(() => {
     const message = `Stopped after ${Math.round(timeoutMs / 1000)} s: the run hit its time limit (an endless loop, or a rank waiting for a collective its peers never call).`;
-    for (let r = 0; r < worldSize; r++) if (!exited.has(r)) forward({ type: 'error', rank: r, message, time: elapsed() });
+    endStragglers(message);
     finish('timeout', { message });
   }, timeoutMs);
 
@@ -80,13 +106,17 @@ export function startClusterOn(platform: WorkerPlatform, options: RunOptions, on
     };
     const worker = platform.spawn(rank, crash);
     workers.push(worker);
+    // One channel per rank: whatever arrives on it speaks for this rank, whatever the message claims.
     const channel = new MessageChannel();
-    channel.port1.addEventListener('message', (m: MessageEvent) => forward(m.data as ClusterEvent));
+    channel.port1.addEventListener('message', (m: MessageEvent) => {
+      const e = eventFromRank(m.data, rank);
+      if (e) forward(e);
+    });
     channel.port1.start();
     worker.api.run(Comlink.transfer({ world, rank, js, backend, runStart, events: channel.port2 }, [channel.port2])).catch((e: unknown) => {
       if (!finished) crash(e instanceof Error ? e.message : String(e));
     });
   }
 
-  return { done, stop: () => finish('stopped') };
+  return { done, stop: () => finish('stopped'), record };
 }

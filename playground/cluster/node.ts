@@ -2,8 +2,10 @@ import { Worker } from 'node:worker_threads';
 import * as Comlink from 'comlink';
 import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
 import type { RankApi } from '../rank/rank-protocol.ts';
+import type { ClusterEvent, RunOptions, RunResult } from '../contract/protocol.ts';
 import { startClusterOn, type WorkerPlatform } from './cluster-core.ts';
-import type { ClusterEvent, RunningCluster, RunOptions, RunResult } from './protocol.ts';
+import type { RunningCluster } from './protocol.ts';
+import type { RunRecord } from './run-record.ts';
 
 const rankEntry = new URL('../rank/node-worker.ts', import.meta.url);
 
@@ -17,13 +19,13 @@ const nodeWorkers: WorkerPlatform = {
   },
 };
 
-export function startCluster(options: RunOptions, onEvent: (e: ClusterEvent) => void): RunningCluster {
+export function startCluster(options: RunOptions, onEvent: (e: ClusterEvent) => void = () => {}): RunningCluster {
   return startClusterOn(nodeWorkers, options, onEvent);
 }
 
-/** Runs a program to the end and returns its result with every event, in arrival order. */
-export async function runProgram(options: RunOptions, onEvent?: (e: ClusterEvent) => void): Promise<{ result: RunResult; events: ClusterEvent[] }> {
-  const events: ClusterEvent[] = [];
-  const running = startCluster(options, (e) => { events.push(e); onEvent?.(e); });
-  return { result: await running.done, events };
+/** Runs a program to the end: its result, its record, and every event in arrival order (the record's). */
+export async function runProgram(options: RunOptions, onEvent?: (e: ClusterEvent) => void): Promise<{ result: RunResult; events: ClusterEvent[]; record: RunRecord }> {
+  const running = startCluster(options, (e) => onEvent?.(e));
+  const result = await running.done;
+  return { result, events: running.record.events, record: running.record };
 }

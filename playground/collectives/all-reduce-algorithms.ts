@@ -1,5 +1,5 @@
 import type { ReduceOp } from './dist-api.ts';
-import type { CollectiveRun } from './collective-engine.ts';
+import type { CollectiveRun } from './collective-run.ts';
 import { ringChunk, sharedView, type Payload } from './typed-views.ts';
 import type { KernelOp } from './kernel/reduce-kernel.ts';
 

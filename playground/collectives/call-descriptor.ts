@@ -1,10 +1,8 @@
-import type { ReduceOp } from './dist-api.ts';
+import { ALL_REDUCE_ALGORITHMS, COLLECTIVE_KINDS, DTYPES, REDUCE_OPS, type Algorithm, type CollectiveKind, type Dtype, type ReduceOp } from '../contract/protocol.ts';
+
+export type { Algorithm, CollectiveKind, Dtype } from '../contract/protocol.ts';
 
 /** What a rank is calling, in the words peers compare to catch mismatched collectives. */
-export type CollectiveKind = 'allReduce' | 'reduceScatter' | 'allGather' | 'broadcast' | 'reduce' | 'scatter' | 'gather' | 'barrier';
-export type Dtype = 'float32' | 'int32';
-export type Algorithm = 'ring' | 'two-shot';
-
 export interface CallDescriptor {
   kind: CollectiveKind;
   op: ReduceOp | null;
@@ -16,10 +14,10 @@ export interface CallDescriptor {
   algorithm: Algorithm | null;
 }
 
-const KINDS: CollectiveKind[] = ['allReduce', 'reduceScatter', 'allGather', 'broadcast', 'reduce', 'scatter', 'gather', 'barrier'];
-const OPS: (ReduceOp | null)[] = [null, 'sum', 'avg', 'max', 'min', 'prod'];
-const DTYPES: Dtype[] = ['float32', 'int32'];
-const ALGORITHMS: (Algorithm | null)[] = [null, 'ring', 'two-shot'];
+// Wire codes are indexes into the contract's lists (null is code 0 where a field may be empty).
+const KINDS: readonly CollectiveKind[] = COLLECTIVE_KINDS;
+const OPS: readonly (ReduceOp | null)[] = [null, ...REDUCE_OPS];
+const ALGORITHMS: readonly (Algorithm | null)[] = [null, ...ALL_REDUCE_ALGORITHMS.filter((a): a is Algorithm => a !== 'auto')];
 
 /** Writes the 6 descriptor words after a leading sequence word (written last, by the caller). */
 export function encodeDescriptor(words: Int32Array, at: number, d: CallDescriptor): void {

@@ -33,6 +33,10 @@ export const C_STATE = 0; // 0 no call yet, 1 inside a collective, 2 finished it
 export const C_GROUP = 1;
 export const C_SEQ = 2;
 export const C_DESC = 3; // DESC_WORDS words
+/** A counter the rank's event loop bumps every HEARTBEAT_MS: still moving means the rank is not stuck in synchronous work. */
+export const C_HEARTBEAT = C_DESC + DESC_WORDS;
+/** 1 + the rank this rank is blocked in recv from, 0 when none: peers follow these to name a cycle of receives. */
+export const C_RECV_FROM = C_HEARTBEAT + 1;
 
 /** Words of a point-to-point mailbox (src → dst): chunks written, chunks taken, their waiter counts, message header. */
 export const M_SENT = 0;

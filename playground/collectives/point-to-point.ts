@@ -1,11 +1,12 @@
+import { DTYPES, type Dtype } from '../contract/protocol.ts';
 import type { CollectiveEngine } from './collective-engine.ts';
-import type { Dtype } from './call-descriptor.ts';
+import { DeadlockSuspicion, RECV_CYCLE_CONFIRM_MS, recvCycle } from './deadlock-detection.ts';
+import { busyPeerNotice, pointToPointTimeoutMessage, recvCycleMessage, sendRecvMismatchMessage } from './failure-messages.ts';
+import { WatchdogClock } from './peer-liveness.ts';
 import { M_CHUNK, M_DTYPE, M_MESSAGE, M_SENT, M_TAKEN, M_TOTAL, mailboxCtrlIndex, mailboxOffset } from './layout.ts';
 import { allocate, sharedView, type Payload } from './typed-views.ts';
 import type { WaitMode } from './world-sync.ts';
 
-const DTYPE_CODE: Record<Dtype, number> = { float32: 0, int32: 1 };
-const DTYPE_NAME = ['float32', 'int32'] as const;
 
 /**
  * Point-to-point mailboxes: one slot per ordered pair (src → dst). A send returns once its last chunk is in
@@ -34,13 +35,22 @@ export class PointToPoint {
     return p;
   }
 
-  private wait(index: number, target: number, mode: WaitMode, describe: () => string): void | Promise<void> {
+  /** Waits for `peer` to move the mailbox counter at `index`; a peer busy computing is waited for, not timed out. */
+  private wait(index: number, target: number, mode: WaitMode, peer: number, what: string, describe: () => string, receiving = false): void | Promise<void> {
     const e = this.e;
+    const watchdog = new WatchdogClock();
+    const suspicion = new DeadlockSuspicion(RECV_CYCLE_CONFIRM_MS);
     const check = (stalledMs: number) => {
       e.throwIfPoisoned();
-      if (stalledMs >= e.world.watchdogMs) e.fail(`Point-to-point timed out after ${(e.world.watchdogMs / 1000).toFixed(1)} s: ${describe()}`);
+      if (receiving) {
+        const cycle = recvCycle(e.board, e.rank, peer, (r) => e.liveness.busy(r), e.worldSize);
+        if (suspicion.confirmed(cycle ? cycle.join(',') : null, e.env.now())) e.fail(recvCycleMessage(cycle!));
+      }
+      const verdict = watchdog.observe(stalledMs, e.world.watchdogMs, () => e.liveness.busy(peer), e.env.now());
+      if (verdict === 'busy-first') e.notice(busyPeerNotice(e.rank, (stalledMs / 1000).toFixed(1), what, peer));
+      if (verdict === 'fire') e.fail(pointToPointTimeoutMessage((e.world.watchdogMs / 1000).toFixed(1), describe()));
     };
-    return mode === 'block' ? e.sync.waitBlocking(index, target, check) : e.sync.waitAsync(index, target, check);
+    return e.sync.wait(mode, index, target, check);
   }
 
   send(input: Payload | { dtype: Dtype; data: Promise<Payload> }, dst: number, mode: WaitMode): Promise<void> {
@@ -56,10 +66,10 @@ export class PointToPoint {
       const t0 = e.env.now();
       for (let k = 0; k < chunks; k++) {
         const sent = this.sentChunks.get(dst) ?? 0;
-        await this.wait(ctrl + M_TAKEN, sent, mode, () => `rank ${e.rank} is sending ${data.length} ${dtype} to rank ${dst}, which has not received its previous message. ${e.describeRank(dst)}.`);
+        await this.wait(ctrl + M_TAKEN, sent, mode, dst, `send(${data.length} ${dtype}) to rank ${dst}`, () => `rank ${e.rank} is sending ${data.length} ${dtype} to rank ${dst}, which has not received its previous message. ${e.describeRank(dst)}.`);
         const part = data.subarray(k * per, Math.min(data.length, (k + 1) * per));
         sharedView(e.bytes.buffer, dtype, slot, part.length).set(part);
-        Atomics.store(e.words, ctrl + M_DTYPE, DTYPE_CODE[dtype]);
+        Atomics.store(e.words, ctrl + M_DTYPE, DTYPES.indexOf(dtype));
         Atomics.store(e.words, ctrl + M_TOTAL, data.length);
         Atomics.store(e.words, ctrl + M_CHUNK, part.length);
         Atomics.store(e.words, ctrl + M_MESSAGE, message);
@@ -81,11 +91,13 @@ export class PointToPoint {
       let got = 0;
       do {
         const taken = this.takenChunks.get(src) ?? 0;
-        await this.wait(ctrl + M_SENT, taken + 1, mode, () => `rank ${e.rank} is in recv(${length} ${dtype}) from rank ${src}, which has not sent. ${e.describeRank(src)}.`);
-        const theirDtype = DTYPE_NAME[Atomics.load(e.words, ctrl + M_DTYPE)] ?? 'float32';
+        e.board.setRecvWait(e.rank, src);
+        await this.wait(ctrl + M_SENT, taken + 1, mode, src, `recv(${length} ${dtype}) from rank ${src}`, () => `rank ${e.rank} is in recv(${length} ${dtype}) from rank ${src}, which has not sent. ${e.describeRank(src)}.`, true);
+        e.board.setRecvWait(e.rank, null, src);
+        const theirDtype = DTYPES[Atomics.load(e.words, ctrl + M_DTYPE)] ?? 'float32';
         const total = Atomics.load(e.words, ctrl + M_TOTAL);
         if (theirDtype !== dtype || total !== length) {
-          e.fail(`Mismatched send/recv: rank ${src} sent ${total} ${theirDtype} to rank ${e.rank}, which called recv expecting ${length} ${dtype}.`);
+          e.fail(sendRecvMismatchMessage(src, total, theirDtype, e.rank, length, dtype));
         }
         const len = Atomics.load(e.words, ctrl + M_CHUNK);
         out.set(sharedView(e.bytes.buffer, dtype, slot, len), got);

@@ -1,3 +1,4 @@
+import { MAX_WORLD_SIZE } from '../contract/protocol.ts';
 import { computeLayout, H_MAGIC, H_WORLD, MAGIC, mailboxCtrlIndex, MAX_GROUPS, MAX_RANKS, M_SENT, M_TAKEN, P_COUNT, progressIndex, type WorldLayout } from './layout.ts';
 import { WorldSync } from './world-sync.ts';
 
@@ -20,12 +21,14 @@ export interface SharedWorldOptions {
   watchdogMs?: number;
 }
 
+if (MAX_WORLD_SIZE > MAX_RANKS) throw new Error(`MAX_WORLD_SIZE ${MAX_WORLD_SIZE} exceeds what the shared layout holds (${MAX_RANKS})`);
+
 const defaultConcurrency = () => (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency ?? 1;
 
 /** Allocates the shared memory for `worldSize` ranks and writes its header; call on the main thread. */
 export function createSharedWorld(worldSize: number, options: SharedWorldOptions = {}): SharedWorld {
-  if (!Number.isInteger(worldSize) || worldSize < 1 || worldSize > MAX_RANKS) {
-    throw new Error(`createSharedWorld: worldSize must be an integer from 1 to ${MAX_RANKS}, got ${worldSize}`);
+  if (!Number.isInteger(worldSize) || worldSize < 1 || worldSize > MAX_WORLD_SIZE) {
+    throw new Error(`createSharedWorld: worldSize must be an integer from 1 to ${MAX_WORLD_SIZE}, got ${worldSize}`);
   }
   const arenaBytes = options.arenaBytes ?? Math.min(64 << 20, worldSize * (16 << 20));
   const layout = computeLayout(worldSize, arenaBytes, options.mailboxBytes ?? 64 << 10);

@@ -4,13 +4,9 @@ import { resolveDist } from './resolve-dist.ts';
 /** Bytes this rank has sent so far, by collective kind ('allReduce', 'reduceScatter', …). */
 export type CommBytes = Record<string, number>;
 
-interface CountingDist extends Dist {
-  commStats(): Record<string, { sent: number; received: number; calls: number }>;
-}
-
-function counting(dist: Dist): CountingDist {
-  if (typeof (dist as Partial<CountingDist>).commStats !== 'function') throw new Error('commBytes: this dist does not count bytes (use the rank\'s own dist from \'ranks\')');
-  return dist as CountingDist;
+function counting(dist: Dist): Dist {
+  if (typeof (dist as Partial<Dist>).commStats !== 'function') throw new Error('commBytes: this dist does not count bytes (use the rank\'s own dist from \'ranks\')');
+  return dist;
 }
 
 /**
@@ -20,7 +16,7 @@ function counting(dist: Dist): CountingDist {
  */
 export function commBytes(dist?: Dist): CommBytes {
   const stats = counting(resolveDist(dist)).commStats();
-  return Object.fromEntries(Object.entries(stats).map(([kind, s]) => [kind, s.sent]));
+  return Object.fromEntries(Object.entries(stats).map(([kind, s]) => [kind, s!.sent]));
 }
 
 /** Bytes sent by kind since `before` (a {@link commBytes} reading); kinds that moved nothing are left out. */

@@ -1,5 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import type { Dist } from '../collectives/dist-api.ts';
+import type { CollectiveKind } from '../contract/protocol.ts';
 import { isCollectiveLayer, type SavedState } from './layers.ts';
 import type { RowLoss } from './losses.ts';
 import type { MemoryLedger } from './memory-ledger.ts';
@@ -8,7 +9,7 @@ import { yieldToEventLoop } from './yield-to-event-loop.ts';
 
 /** A span of work on this rank, for the timeline that shows communication overlapping the backward pass. */
 export interface TimelineSpan {
-  kind: 'forward' | 'backward' | 'optimizer' | 'allReduce' | 'reduceScatter' | 'allGather' | 'broadcast';
+  kind: 'forward' | 'backward' | 'optimizer' | CollectiveKind;
   label: string;
   start: number;
   end: number;

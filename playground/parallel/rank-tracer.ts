@@ -1,10 +1,5 @@
 import type { Dist } from '../collectives/dist-api.ts';
-import type { TraceEvent } from '../cluster/protocol.ts';
-
-/** The clock and trace channel of the runtime under a rank's `dist`, as far as the parallel code needs them. */
-interface TracingDist {
-  collectives?: { engine?: { env?: { now?: () => number }; trace?: (e: Omit<TraceEvent, 'rank'>) => void } };
-}
+import { rankContext } from '../collectives/rank-context.ts';
 
 /** Records compute spans on the same clock as the runtime's collective trace, so the page can draw both in one timeline. */
 export interface RankTracer {
@@ -14,12 +9,9 @@ export interface RankTracer {
 }
 
 export function rankTracer(dist: Dist): RankTracer {
-  const engine = (dist as TracingDist).collectives?.engine;
-  const clock = engine?.env?.now;
-  const now = typeof clock === 'function' ? () => clock() : () => performance.now();
-  const trace = typeof engine?.trace === 'function' ? engine.trace.bind(engine) : null;
+  const context = rankContext(dist);
   return {
-    now,
-    compute: (label, start, end) => trace?.({ kind: 'compute', label, bytes: 0, start, end }),
+    now: () => context.now(),
+    compute: (label, start, end) => context.trace({ kind: 'compute', label, bytes: 0, start, end }),
   };
 }

@@ -1,7 +1,7 @@
 import type { Dist } from '../collectives/dist-api.ts';
-import { currentDist } from '../rank/current-dist.ts';
+import { rankContext } from '../collectives/rank-context.ts';
 
 /** The explicit `dist` if one was passed, else this rank's own. */
 export function resolveDist(dist?: Dist): Dist {
-  return dist ?? currentDist();
+  return dist ?? rankContext().dist;
 }

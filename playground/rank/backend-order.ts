@@ -1,11 +1,11 @@
-import type { Backend, BackendChoice } from '../cluster/protocol.ts';
+import { BACKENDS, BACKEND_CHOICES, listWords, type Backend, type BackendChoice } from '../contract/protocol.ts';
 
 type Tf = typeof import('@tensorflow/tfjs');
 
 /** One way to get a backend: resolves when `tf` runs on it, throws with the reason it cannot. */
 export type BackendAttempt = (tf: Tf) => Promise<void>;
 
-const ORDER: Backend[] = ['webgpu', 'wasm', 'cpu'];
+const ORDER: readonly Backend[] = BACKENDS;
 
 /**
  * Tries the backends in the book's order (WebGPU, WASM, CPU), starting at the forced one if any,
@@ -13,7 +13,7 @@ const ORDER: Backend[] = ['webgpu', 'wasm', 'cpu'];
  */
 export async function selectBackend(tf: Tf, choice: BackendChoice, attempts: Record<Backend, BackendAttempt>): Promise<{ backend: Backend; reason?: string }> {
   const from = choice === 'auto' ? 0 : ORDER.indexOf(choice);
-  if (from < 0) throw new Error(`unknown backend '${choice}': use 'auto', 'webgpu', 'wasm' or 'cpu'`);
+  if (from < 0) throw new Error(`unknown backend '${choice}': use ${listWords(BACKEND_CHOICES)}`);
   const skipped: string[] = [];
   for (const backend of ORDER.slice(from)) {
     try {

@@ -1,13 +1,15 @@
 import * as tf from '@tensorflow/tfjs';
-import { createDist, type RankDist } from '../collectives/create-dist.ts';
-import type { ClusterEvent, TraceEvent } from '../cluster/protocol.ts';
+import { joinWorld } from '../collectives/create-dist.ts';
+import type { RankCollectives } from '../collectives/rank-collectives.ts';
+import { setCurrentRank } from '../collectives/rank-context.ts';
+import { LOG_LEVELS, type ClusterEvent, type TraceEvent } from '../contract/protocol.ts';
 import { instantiateProgram, programLocation } from './compile.ts';
-import { setCurrentDist } from './current-dist.ts';
 import { formatLogArgs, formatLogArgsNow } from './format-log.ts';
+import { lockIntrinsics } from './lock-intrinsics.ts';
 import * as ranksModule from './ranks-module.ts';
 import type { BackendPlatform, RankStart } from './rank-protocol.ts';
 
-const LEVELS = ['log', 'info', 'warn', 'error'] as const;
+const LEVELS = LOG_LEVELS;
 
 /** Runs the reader's program as one rank: picks a backend, joins the shared world, streams output, reports exit. */
 export async function runRank(start: RankStart, platform: BackendPlatform): Promise<void> {
@@ -29,12 +31,12 @@ export async function runRank(start: RankStart, platform: BackendPlatform): Prom
   };
   const trace: TraceEvent[] = [];
   const flushTrace = () => { if (trace.length) emit({ type: 'trace', rank, events: trace.splice(0) }); };
-  let dist: RankDist | undefined;
+  let comm: RankCollectives | undefined;
   const fail = (error: unknown) => {
     const message = error instanceof Error ? `${error.name === 'Error' ? '' : `${error.name}: `}${error.message}` : `uncaught: ${String(error)}`;
     emit({ type: 'error', rank, message, ...programLocation(error), time: now() });
     // Peers waiting in a collective for this rank must not hang: poison the world with the reason.
-    dist?.abort(`rank ${rank} failed: ${message}`);
+    comm?.abort(`rank ${rank} failed: ${message}`);
   };
   const onUnhandled = (reason: unknown) => fail(reason);
   const proc = (globalThis as { process?: { on(event: string, cb: (r: unknown) => void): void } }).process;
@@ -48,8 +50,9 @@ export async function runRank(start: RankStart, platform: BackendPlatform): Prom
       return picked;
     });
     emit({ type: 'backend', rank, backend: chosen.backend, ...(chosen.reason ? { reason: chosen.reason } : {}) });
-    dist = await createDist(start.world, rank, { tf, backend: chosen.backend, now, onTrace: (e) => { trace.push(e); if (trace.length >= 256) flushTrace(); } });
-    setCurrentDist(dist);
+    const joined = await joinWorld(start.world, rank, { tf, backend: chosen.backend, now, onTrace: (e) => { trace.push(e); if (trace.length >= 256) flushTrace(); }, onNotice: (text) => emit({ type: 'log', rank, level: 'warn', text, time: now() }) });
+    comm = joined.comm;
+    setCurrentRank(joined.dist);
     for (const level of LEVELS) console[level] = (...args: unknown[]) => log(level, args);
     console.debug = (...args: unknown[]) => log('log', args);
     const modules: Record<string, unknown> = { '@tensorflow/tfjs': tf, ranks: ranksModule };
@@ -58,6 +61,7 @@ export async function runRank(start: RankStart, platform: BackendPlatform): Prom
       return modules[spec];
     };
     const program = instantiateProgram(start.js);
+    lockIntrinsics();
     const module = { exports: {} };
     await program(require, module.exports, module);
     ok = true;

@@ -1,5 +1,5 @@
 import type { SharedWorld } from '../collectives/shared-world.ts';
-import type { Backend, BackendChoice, ClusterEvent } from '../cluster/protocol.ts';
+import type { Backend, BackendChoice, ClusterEvent } from '../contract/protocol.ts';
 
 /** What the cluster hands each rank worker to start it. */
 export interface RankStart {

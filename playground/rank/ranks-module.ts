@@ -3,9 +3,9 @@
  * data-parallel training API. The generated editor typings come from this file.
  */
 import type { Dist } from '../collectives/dist-api.ts';
-import { currentDist } from './current-dist.ts';
+import { rankContext } from '../collectives/rank-context.ts';
 
-export type { Dist, ReduceOp, AllReduceAlgorithm, Work, ProcessGroupHandle } from '../collectives/dist-api.ts';
+export type { Dist, ReduceOp, AllReduceAlgorithm, Work, ProcessGroupHandle, CommStats } from '../collectives/dist-api.ts';
 export * from '../parallel/index.ts';
 
 /**
@@ -15,14 +15,14 @@ export * from '../parallel/index.ts';
  */
 export const dist: Dist = new Proxy({} as Dist, {
   get(_target, key) {
-    const d = currentDist();
+    const d = rankContext().dist;
     const value = Reflect.get(d, key, d);
     return typeof value === 'function' ? value.bind(d) : value;
   },
-  has: (_target, key) => key in currentDist(),
-  ownKeys: () => Reflect.ownKeys(currentDist()),
+  has: (_target, key) => key in rankContext().dist,
+  ownKeys: () => Reflect.ownKeys(rankContext().dist),
   getOwnPropertyDescriptor: (_target, key) => {
-    const d = Reflect.getOwnPropertyDescriptor(currentDist(), key);
+    const d = Reflect.getOwnPropertyDescriptor(rankContext().dist, key);
     return d ? { ...d, configurable: true } : undefined;
   },
 });

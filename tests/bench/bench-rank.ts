@@ -1,6 +1,7 @@
 // The rank side of the all-reduce benchmark, shared by the Node worker_threads and the browser Web Workers.
 import { RankCollectives } from '../../playground/collectives/rank-collectives.ts';
-import { createDist, type RankDist } from '../../playground/collectives/create-dist.ts';
+import { joinWorld } from '../../playground/collectives/create-dist.ts';
+import type { Dist } from '../../playground/collectives/dist-api.ts';
 import type { SharedWorld } from '../../playground/collectives/shared-world.ts';
 
 export interface RankPort {
@@ -22,7 +23,7 @@ export type BenchMessage =
 /** Wires one rank: answers 'init' with 'ready' and each 'run' with {type:'timing', ms} for the timed loop. */
 export function serveBenchRank(port: RankPort): void {
   let raw: RankCollectives | null = null;
-  let dist: RankDist | null = null;
+  let dist: Dist | null = null;
   let tf: typeof import('@tensorflow/tfjs') | null = null;
   let rank = 0;
   let pmResolve: ((b: ArrayBuffer) => void) | null = null;
@@ -72,8 +73,9 @@ export function serveBenchRank(port: RankPort): void {
         if (m.withTensors) {
           tf = await import('@tensorflow/tfjs');
           await tf.setBackend('cpu');
-          dist = await createDist(m.world, m.rank, { tf, backend: 'cpu' });
-          raw = dist.collectives;
+          const joined = await joinWorld(m.world, m.rank, { tf, backend: 'cpu' });
+          dist = joined.dist;
+          raw = joined.comm;
         } else {
           raw = new RankCollectives(m.world, m.rank, { now: () => performance.now() });
         }

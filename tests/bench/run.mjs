@@ -2,7 +2,8 @@
 // `npm run bench`: all-reduce of float32 payloads (4 KB..64 MB) at 2, 4, 8 ranks — ring, two-shot, auto,
 // a postMessage-through-the-main-thread baseline and the memcpy limit, raw and through dist.allReduce on
 // tensors — in Node worker_threads and in headless Chromium Web Workers; writes tests/bench/RESULTS.md.
-// Flags: --quick (fewer sizes, short loops), --node-only, --browser-only, --no-write, --no-ddp.
+// Flags: --quick (fewer sizes, short loops), --node-only, --browser-only, --no-write, --no-ddp; to rerun a few
+// cases: --worlds=4 --sizes=4K,16M --methods=auto,ring (with --no-write: RESULTS.md keeps the full run).
 import { Worker } from 'node:worker_threads';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync, existsSync, rmSync } from 'node:fs';
@@ -20,10 +21,12 @@ const quick = args.has('--quick');
 const here = fileURLToPath(new URL('.', import.meta.url));
 const KB = 1024;
 const MB = 1024 * KB;
+const option = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3).split(',');
+const bytesOf = (s) => Number(s.replace(/[KM]$/i, '')) * (/M$/i.test(s) ? MB : /K$/i.test(s) ? KB : 1);
 const plan = {
-  worlds: [2, 4, 8],
-  sizes: quick ? [4 * KB, 64 * KB, 1 * MB, 16 * MB] : [4 * KB, 16 * KB, 64 * KB, 256 * KB, 1 * MB, 4 * MB, 16 * MB, 64 * MB],
-  methods: ['ring', 'two-shot', 'auto', 'auto-async', 'postMessage', 'tensor-auto', 'tensor-ring'],
+  worlds: option('worlds')?.map(Number) ?? [2, 4, 8],
+  sizes: option('sizes')?.map(bytesOf) ?? (quick ? [4 * KB, 64 * KB, 1 * MB, 16 * MB] : [4 * KB, 16 * KB, 64 * KB, 256 * KB, 1 * MB, 4 * MB, 16 * MB, 64 * MB]),
+  methods: option('methods') ?? ['ring', 'two-shot', 'auto', 'auto-async', 'postMessage', 'tensor-auto', 'tensor-ring'],
   budgetBytes: quick ? 32 * MB : 128 * MB,
 };
 const log = (line) => console.log(line);

@@ -1,15 +1,18 @@
 import { test, expect } from '@playwright/test';
-import { chapterPaths } from './pages';
+import { chapterFiles, labSources, rawEmbeds } from '../playgroundManifest';
 
-// Every playground the book embeds must run in the browser and print what its page promises.
-const pages = [...chapterPaths(), '/lab/collectives/'];
+// Every playground the book embeds must run in the browser and print what its page promises; the list of
+// pages and how many playgrounds each holds come from the one playground manifest.
+const chapterPath = (f: string) => `/chapters/${f.replace(/^\d+-/, '').replace(/\.mdx$/, '')}/`;
+const pages = [...chapterFiles().map((f) => ({ path: chapterPath(f), embeds: rawEmbeds(f).length })), { path: '/lab/collectives/', embeds: labSources().length }];
 
-for (const path of pages) {
+for (const { path, embeds } of pages) {
   test(`every playground on ${path} runs and prints its expected lines on every rank`, async ({ page }) => {
     test.setTimeout(600_000);
     await page.goto(path);
     const playgrounds = page.locator('[data-playground]');
     const count = await playgrounds.count();
+    expect(count, `${path}: playgrounds on the page vs <Playground> tags in its MDX`).toBe(embeds);
     for (let i = 0; i < count; i++) {
       const root = playgrounds.nth(i);
       const expected = JSON.parse((await root.getAttribute('data-expect')) ?? '[]') as string[];

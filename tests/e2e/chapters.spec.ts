@@ -21,7 +21,7 @@ test('every chapter renders its math with KaTeX and no parse errors', async ({ p
 
 /** Cell texts of the ring grid, row by row. */
 async function gridCells(page: Page): Promise<string[][]> {
-  return page.locator('ring-allreduce .ring-grid tbody tr').evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.firstChild?.textContent ?? '')));
+  return page.locator('ranks-ring-allreduce .ring-grid tbody tr').evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.firstChild?.textContent ?? '')));
 }
 
 /** What the grid should show for frame `step`, from the figure module. */
@@ -33,7 +33,7 @@ function expectedCells(n: number, step: number): string[][] {
 
 test('ring all-reduce animation steps by button and keyboard through the schedule', async ({ page }) => {
   await page.goto(COLLECTIVES);
-  const w = page.locator('ring-allreduce');
+  const w = page.locator('ranks-ring-allreduce');
   await w.scrollIntoViewIfNeeded();
   await expect(w.locator('[data-counter]')).toHaveText('0 / 6');
   expect(await gridCells(page)).toEqual(expectedCells(4, 0));
@@ -76,13 +76,13 @@ test('ring animation respects reduced motion and renders its first frame without
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
   await page.goto(COLLECTIVES);
-  await expect(page.locator('ring-allreduce [data-counter]')).toHaveText('0 / 6');
+  await expect(page.locator('ranks-ring-allreduce [data-counter]')).toHaveText('0 / 6');
   expect(await gridCells(page)).toEqual(expectedCells(4, 0));
   await context.close();
   const reduced = await browser.newContext({ reducedMotion: 'reduce' });
   const p2 = await reduced.newPage();
   await p2.goto(COLLECTIVES);
-  const transition = await p2.locator('ring-allreduce .ring-cell').first().evaluate((el) => getComputedStyle(el).transitionDuration);
+  const transition = await p2.locator('ranks-ring-allreduce .ring-cell').first().evaluate((el) => getComputedStyle(el).transitionDuration);
   expect(transition).toBe('0s');
   await reduced.close();
 });
@@ -90,7 +90,7 @@ test('ring animation respects reduced motion and renders its first frame without
 test('scaling plot prints the α–β model and measures a real run on 1, 2 and 4 ranks', async ({ page }) => {
   test.setTimeout(240_000);
   await page.goto(FROM_SCRATCH);
-  const w = page.locator('scaling-plot');
+  const w = page.locator('ranks-scaling-plot');
   const curve = scalingCurve(SCALING_DEFAULTS.worldSizes, defaultScalingInputs(0));
   const rows = w.locator('.sc-table tbody tr');
   await expect(rows).toHaveCount(curve.length);

@@ -48,7 +48,7 @@ test.describe('interview questions', () => {
     await page.goto('/questions/');
     await expect(page.locator('[data-card="gradient-bytes-per-step"] .status-badge')).toHaveText('solved');
     await page.goto('/chapters/what-is-data-parallelism/');
-    await expect(page.locator('chapter-questions [data-card="gradient-bytes-per-step"] .status-badge')).toHaveText('solved');
+    await expect(page.locator('ranks-chapter-questions [data-card="gradient-bytes-per-step"] .status-badge')).toHaveText('solved');
   });
 
   test('code exercise: the starter fails its checks across ranks, the solution passes', async ({ page }) => {
@@ -184,7 +184,7 @@ test.describe('interview questions', () => {
     expect(hrefs.length).toBeGreaterThanOrEqual(24);
     for (const href of hrefs) {
       await page.goto(href);
-      await expect(page.locator('question-card h1'), href).not.toBeEmpty();
+      await expect(page.locator('ranks-question-card h1'), href).not.toBeEmpty();
       await expect(page.locator('[data-model-answer]'), href).toBeHidden();
       await expect(page.locator('[data-status-badge]'), href).toHaveText('not tried');
       await expect(page.locator('.katex-error'), `${href} has a formula KaTeX cannot parse`).toHaveCount(0);
@@ -225,7 +225,7 @@ test.describe('interview questions', () => {
     await page.goto('/chapters/inside-ddp/');
     await page.evaluate(() => localStorage.setItem('ranks:question-progress', JSON.stringify({ version: 1, cards: { 'ddp-bucketing': { status: 'solved', at: '2026-01-01' }, 'no-sync-accumulation': { status: 'attempted', at: '2026-01-01' } } })));
     await page.reload();
-    const block = page.locator('chapter-questions');
+    const block = page.locator('ranks-chapter-questions');
     await expect(block.locator('[data-card]')).toHaveCount(7);
     await expect(block.locator('[data-progress-line]')).toHaveText('1 of 7 solved.');
     await expect(block.locator('[data-card="no-sync-accumulation"] .status-badge')).toHaveText('attempted');
@@ -237,7 +237,7 @@ test.describe('interview questions', () => {
         expect(results.violations.map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`), `${theme} ${path}`).toEqual([]);
       }
       await page.goto('/chapters/inside-ddp/');
-      const block = await new AxeBuilder({ page }).include('chapter-questions').analyze();
+      const block = await new AxeBuilder({ page }).include('ranks-chapter-questions').analyze();
       expect(block.violations.map((v) => v.id), `${theme} chapter block`).toEqual([]);
     }
   });

@@ -57,11 +57,11 @@ test('search finds a word from chapter 1', async ({ page }) => {
   const input = page.getByRole('searchbox');
   await expect(input).toBeFocused();
   await input.fill('banquet');
-  const result = page.locator('site-search .results a').first();
+  const result = page.locator('ranks-site-search .results a').first();
   await expect(result).toHaveAttribute('href', new RegExp(firstChapterPath.replace(/\//g, '\\/')));
-  await expect(page.locator('site-search .status')).toContainText('result');
+  await expect(page.locator('ranks-site-search .status')).toContainText('result');
   await page.keyboard.press('Escape');
-  await expect(page.locator('site-search dialog')).not.toBeVisible();
+  await expect(page.locator('ranks-site-search dialog')).not.toBeVisible();
 });
 
 test('the theme toggle persists across reloads and pages', async ({ page }) => {

@@ -125,9 +125,4 @@ export class OutputView {
     this.grid.hidden = on;
     if (on) this.renderCombined();
   }
-
-  /** Every line of every rank, for checks and tests. */
-  text(rank: number): string {
-    return this.lines.filter((l) => l.rank === rank).map((l) => l.text).join('\n');
-  }
 }

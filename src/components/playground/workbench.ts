@@ -1,4 +1,4 @@
-import type { ClusterEvent, RunningCluster, TraceEvent } from '../../../playground/cluster/protocol.ts';
+import type { BackendChoice, ClusterEvent, RunningCluster } from '../../../playground/cluster/protocol.ts';
 import { createEditor, type PlaygroundEditor } from './monacoEditor.ts';
 import { OutputView } from './outputView.ts';
 import { saveEdits } from './savedEdits.ts';
@@ -10,7 +10,7 @@ export interface WorkbenchConfig {
   title: string;
   original: string;
   code: string;
-  backend: 'auto' | 'webgpu' | 'wasm' | 'cpu';
+  backend: BackendChoice;
   checks?: string;
   setEdited(edited: boolean): void;
   setStatus(text: string): void;
@@ -36,7 +36,6 @@ function button(label: string, text: string, cls: string): HTMLButtonElement {
 export async function createWorkbench(root: HTMLElement, cfg: WorkbenchConfig): Promise<Workbench> {
   const cluster = import('../../../playground/cluster/browser.ts'); // load the runtime while Monaco loads
   const listing = root.querySelector<HTMLElement>('[data-listing]')!;
-  const controls = root.querySelector<HTMLElement>('.pg-controls')!;
   const runButton = root.querySelector<HTMLButtonElement>('[data-action="run"]')!;
   const worldSelect = root.querySelector<HTMLSelectElement>('[data-world-select]')!;
   const host = document.createElement('div');
@@ -100,7 +99,6 @@ export async function createWorkbench(root: HTMLElement, cfg: WorkbenchConfig): 
     runButton.disabled = true;
     stopButton.disabled = false;
     const marks: { line: number; column?: number; message: string }[] = [];
-    const trace: TraceEvent[] = [];
     cfg.setStatus(`Starting ${worldSize} rank${worldSize === 1 ? '' : 's'}…`);
     let started = false;
     try {
@@ -110,13 +108,13 @@ export async function createWorkbench(root: HTMLElement, cfg: WorkbenchConfig): 
           started = true;
           cfg.setStatus(`Running on ${worldSize} rank${worldSize === 1 ? '' : 's'}…`);
         }
-        if (e.type === 'trace') trace.push(...e.events);
         if (e.type === 'error' && e.line) {
           marks.push({ line: e.line, column: e.column, message: `rank ${e.rank}: ${e.message}` });
           editor.markErrors(marks);
         }
         output.add(e);
       });
+      const { record } = running;
       const result = await running.done;
       const secs = `${(result.durationMs / 1000).toFixed(2)} s`;
       if (result.reason === 'compile-error' && result.error) {
@@ -133,11 +131,10 @@ export async function createWorkbench(root: HTMLElement, cfg: WorkbenchConfig): 
       } else {
         cfg.setStatus(result.ok ? `Finished in ${secs} on ${worldSize} rank${worldSize === 1 ? '' : 's'}.` : `Failed after ${secs}: see the rank panes.`);
       }
-      // Exercises grade runs: they listen for this on the playground (or any ancestor).
-      const logs = Array.from({ length: worldSize }, (_, r) => output.text(r).split('\n').filter(Boolean));
-      root.dispatchEvent(new CustomEvent('ranks:run', { bubbles: true, detail: { result, logs } }));
+      // Exercises grade runs on what each rank itself printed (its own channel), never on the view's text.
+      root.dispatchEvent(new CustomEvent('ranks:run', { bubbles: true, detail: { result, logs: record.logs, record } }));
       if (result.reason !== 'compile-error') {
-        renderTimeline(timeline.querySelector('.pg-timeline-body')!, trace, worldSize);
+        renderTimeline(timeline.querySelector('.pg-timeline-body')!, record.trace, worldSize);
         timeline.hidden = false;
       }
     } catch (e) {

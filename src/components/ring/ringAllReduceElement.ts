@@ -1,4 +1,4 @@
-/** <ring-allreduce>: steps through the ring schedule with Prev/Next/Play, arrow keys, Home/End. */
+/** <ranks-ring-allreduce>: steps through the ring schedule with Prev/Next/Play, arrow keys, Home/End. */
 import { ringAllReduceSchedule, ringFrames, type RingTraceEvent } from '../../lib/figures/ringSchedule';
 import { ringFrame } from './ringFrameView';
 
@@ -75,4 +75,4 @@ class RingAllReduceElement extends HTMLElement {
   }
 }
 
-if (!customElements.get('ring-allreduce')) customElements.define('ring-allreduce', RingAllReduceElement);
+if (!customElements.get('ranks-ring-allreduce')) customElements.define('ranks-ring-allreduce', RingAllReduceElement);

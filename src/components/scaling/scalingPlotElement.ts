@@ -1,4 +1,4 @@
-/** <scaling-plot>: toggles overlap in the model chart and measures real throughput on 1, 2 and 4 ranks. */
+/** <ranks-scaling-plot>: toggles overlap in the model chart and measures real throughput on 1, 2 and 4 ranks. */
 import { scalingCurve, defaultScalingInputs, SCALING_DEFAULTS } from '../../lib/figures/scalingModel';
 import { scalingChartSvg, type ChartSeries } from './scalingChartSvg';
 
@@ -69,4 +69,4 @@ class ScalingPlotElement extends HTMLElement {
   }
 }
 
-if (!customElements.get('scaling-plot')) customElements.define('scaling-plot', ScalingPlotElement);
+if (!customElements.get('ranks-scaling-plot')) customElements.define('ranks-scaling-plot', ScalingPlotElement);

@@ -101,6 +101,44 @@ describe('a rank that fails or never arrives', () => {
   });
 });
 
+describe('a peer busy computing is alive, not stuck (issue 19, item 3)', () => {
+  it('a rank computing 3× the watchdog between collectives does not fail its peers', async () => {
+    w = await startWorld(3, { watchdogMs: 800 });
+    const calls: RawCall[] = [{ kind: 'allReduce', input: new Float32Array([1, 2]) }, { kind: 'barrier' }];
+    const out = await w.values<Timed & { values?: unknown[] }>('busyThenCalls', { busy: 1, ms: 2400, calls });
+    for (const o of out) expect(o, JSON.stringify(o)).toMatchObject({ ok: true });
+    expect(Array.from(out[0]!.values![0] as Float32Array)).toEqual([3, 6]);
+    expect(out[0]!.ms).toBeGreaterThan(2000);
+  });
+
+  it('a recv from a sender that computes 3× the watchdog first completes', async () => {
+    w = await startWorld(2, { watchdogMs: 800 });
+    const out = await w.values<Timed>('busyThenCalls', { busy: 0, ms: 2400, calls: [], p2p: true });
+    for (const o of out) expect(o, JSON.stringify(o)).toMatchObject({ ok: true });
+  });
+
+  it('a rank that is idle (its event loop runs) and never calls still fails its peers at the watchdog', async () => {
+    w = await startWorld(2, { watchdogMs: 800 });
+    const out = await w.values<Timed>('timedCalls', (r: number): RawCall[] => (r === 0 ? [{ kind: 'barrier' }] : []));
+    expect(out[0]!.error).toMatch(/waited 0\.8 s in barrier\(\).*Not arrived: rank 1/);
+    expect(out[0]!.ms).toBeLessThan(3000);
+  });
+});
+
+describe('errors that name the cause (issue 19, item 13)', () => {
+  it('a cycle of receives is named as a cycle, well before the watchdog', async () => {
+    w = await startWorld(4);
+    const out = await w.values<Timed>('recvCycle');
+    for (const o of out) {
+      expect(o.ok).toBe(false);
+      expect(o.ms).toBeLessThan(4000);
+    }
+    const messages = out.map((o) => o.error!);
+    expect(messages.some((m) => /Deadlock: ranks (\d, ){3}\d are each blocked in recv from the next .*a cycle of receives/.test(m)), messages.join('\n')).toBe(true);
+    expect(messages.join('\n')).toMatch(/rank 0 waits for rank 1|rank 3 waits for rank 0/);
+  });
+});
+
 describe('bad arguments fail at the call', () => {
   it('raw layer: unknown op and algorithm, roots out of range, groups outside the world, non-members, self-sends', async () => {
     w = await startWorld(3);

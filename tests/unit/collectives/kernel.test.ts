@@ -3,13 +3,19 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createSharedWorld } from '../../../playground/collectives/shared-world.ts';
 import { instantiateReduceKernel, type KernelOp } from '../../../playground/collectives/kernel/reduce-kernel.ts';
-import { compileKernelModule } from '../../../playground/collectives/kernel/build-kernel.mjs';
+import { compileKernelModule, kernelWat } from '../../../playground/collectives/kernel/build-kernel.mjs';
 import { reduceRef } from './harness/reference.ts';
 
 describe('the WASM SIMD reduction kernel', () => {
   it('the committed reduce-wasm.ts is exactly what reduce.wat compiles to (run build-kernel.mjs if not)', async () => {
     const committed = readFileSync(new URL('../../../playground/collectives/kernel/reduce-wasm.ts', import.meta.url), 'utf8');
     expect(committed).toBe(await compileKernelModule());
+  });
+
+  it('the committed reduce.wat is exactly what the templates generate (one template per shape, per op and dtype)', () => {
+    const committed = readFileSync(new URL('../../../playground/collectives/kernel/reduce.wat', import.meta.url), 'utf8');
+    expect(committed).toBe(kernelWat());
+    for (const t of ['f32', 'i32']) for (const op of ['sum', 'prod', 'max', 'min']) expect(committed).toContain(`(export "fused_${op}_${t}")`);
   });
 
   const world = createSharedWorld(2, { arenaBytes: 2 * 65536 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { ReduceOp } from '../../../playground/collectives/dist-api.ts';
+import { ALL_REDUCE_ALGORITHMS, COLLECTIVE_KINDS, DTYPES, REDUCE_OPS, type AllReduceAlgorithm, type Dtype, type ReduceOp } from '../../../playground/contract/protocol.ts';
 import { startWorld, type TestWorld } from './harness/world-harness.ts';
 import { inputFor, type Arr } from './harness/reference.ts';
 import { callAndExpected, type CallSpec } from './harness/expected.ts';
@@ -16,10 +16,10 @@ describe('property: any collective, size, op, dtype and group equals the referen
   it('holds for 150 random calls', async () => {
     const arbitrary = fc.record({
       n: fc.constantFrom(...SIZES),
-      kind: fc.constantFrom<CallSpec['kind']>('allReduce', 'reduceScatter', 'allGather', 'broadcast', 'reduce', 'scatter', 'gather', 'barrier'),
-      op: fc.constantFrom<ReduceOp>('sum', 'avg', 'max', 'min', 'prod'),
-      algorithm: fc.constantFrom<'ring' | 'two-shot' | 'auto'>('ring', 'two-shot', 'auto'),
-      dtype: fc.constantFrom<'float32' | 'int32'>('float32', 'int32'),
+      kind: fc.constantFrom<CallSpec['kind']>(...COLLECTIVE_KINDS),
+      op: fc.constantFrom<ReduceOp>(...REDUCE_OPS),
+      algorithm: fc.constantFrom<AllReduceAlgorithm>(...ALL_REDUCE_ALGORITHMS),
+      dtype: fc.constantFrom<Dtype>(...DTYPES),
       length: fc.oneof(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 20_000 })),
       rootSeed: fc.nat(),
       groupMask: fc.nat(),

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TraceEvent } from '../../../playground/cluster/protocol.ts';
+import type { CommStats, TraceEvent } from '../../../playground/contract/protocol.ts';
 import { startWorld, type TestWorld } from './harness/world-harness.ts';
 
-type Counter = Record<string, { sent: number; received: number; calls: number }>;
+type Counter = CommStats;
 type WithStats = { values: unknown[]; before: Counter; stats: Counter; traces: TraceEvent[] };
 
-const delta = (o: WithStats, kind: string) => ({
+const delta = (o: WithStats, kind: keyof CommStats) => ({
   sent: (o.stats[kind]?.sent ?? 0) - (o.before[kind]?.sent ?? 0),
   received: (o.stats[kind]?.received ?? 0) - (o.before[kind]?.received ?? 0),
   calls: (o.stats[kind]?.calls ?? 0) - (o.before[kind]?.calls ?? 0),
@@ -47,7 +47,7 @@ describe('byte counts and traces, world of 4', () => {
       { kind: 'scatter', input: r === 3 ? new Float32Array(40) : null, sliceLength: 10, dtype: 'float32', src: 3 },
       { kind: 'gather', input: new Float32Array(9), dst: 0 },
     ]);
-    for (const kind of ['reduceScatter', 'allGather', 'broadcast', 'reduce', 'scatter', 'gather']) {
+    for (const kind of ['reduceScatter', 'allGather', 'broadcast', 'reduce', 'scatter', 'gather'] as const) {
       const sent = out.reduce((a, o) => a + delta(o, kind).sent, 0);
       const received = out.reduce((a, o) => a + delta(o, kind).received, 0);
       expect(sent, kind).toBe(received);

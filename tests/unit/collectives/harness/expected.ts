@@ -1,11 +1,11 @@
 // What every rank should get back from one raw call, computed from all ranks' inputs with the references.
-import type { ReduceOp } from '../../../../playground/collectives/dist-api.ts';
+import type { AllReduceAlgorithm, CollectiveKind, ReduceOp } from '../../../../playground/contract/protocol.ts';
 import { concatRef, reduceRef, splitRef, type Arr } from './reference.ts';
 
 export interface CallSpec {
-  kind: 'allReduce' | 'reduceScatter' | 'allGather' | 'broadcast' | 'reduce' | 'scatter' | 'gather' | 'barrier';
+  kind: CollectiveKind;
   op?: ReduceOp;
-  algorithm?: 'ring' | 'two-shot' | 'auto';
+  algorithm?: AllReduceAlgorithm;
   root?: number; // global rank
   group?: number[];
 }

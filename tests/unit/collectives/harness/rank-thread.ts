@@ -1,20 +1,22 @@
 // One simulated rank in a worker_thread: joins the shared world, then runs scenarios the test posts.
 import { parentPort, workerData } from 'node:worker_threads';
 import { RankCollectives } from '../../../../playground/collectives/rank-collectives.ts';
-import { createDist, type RankDist } from '../../../../playground/collectives/create-dist.ts';
+import { joinWorld } from '../../../../playground/collectives/create-dist.ts';
+import type { Dist } from '../../../../playground/collectives/dist-api.ts';
 import type { SharedWorld } from '../../../../playground/collectives/shared-world.ts';
-import type { TraceEvent } from '../../../../playground/cluster/protocol.ts';
+import type { TraceEvent } from '../../../../playground/contract/protocol.ts';
 import { scenarios, type ScenarioContext } from './scenarios.ts';
 
 const { world, rank, withTensors } = workerData as { world: SharedWorld; rank: number; withTensors: boolean };
 const traces: TraceEvent[] = [];
-let dist: RankDist | null = null;
+let dist: Dist | null = null;
 let raw: RankCollectives;
 if (withTensors) {
   const tf = await import('@tensorflow/tfjs');
   await tf.setBackend('cpu');
-  dist = await createDist(world, rank, { tf, backend: 'cpu', onTrace: (e) => traces.push(e) });
-  raw = dist.collectives;
+  const joined = await joinWorld(world, rank, { tf, backend: 'cpu', onTrace: (e) => traces.push(e) });
+  dist = joined.dist;
+  raw = joined.comm;
 } else {
   raw = new RankCollectives(world, rank, { now: () => performance.now(), onTrace: (e) => traces.push(e) });
 }

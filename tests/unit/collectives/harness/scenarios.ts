@@ -1,7 +1,7 @@
 // What each rank does in a test: plain functions of (context, args), run on every rank of a TestWorld.
 import type { RankCollectives } from '../../../../playground/collectives/rank-collectives.ts';
-import type { RankDist } from '../../../../playground/collectives/create-dist.ts';
-import type { TraceEvent } from '../../../../playground/cluster/protocol.ts';
+import type { Dist } from '../../../../playground/collectives/dist-api.ts';
+import type { TraceEvent } from '../../../../playground/contract/protocol.ts';
 import type { AllReduceAlgorithm, ReduceOp } from '../../../../playground/collectives/dist-api.ts';
 import type { Payload } from '../../../../playground/collectives/typed-views.ts';
 
@@ -9,7 +9,7 @@ export interface ScenarioContext {
   rank: number;
   worldSize: number;
   raw: RankCollectives;
-  dist: RankDist | null;
+  dist: Dist | null;
   traces: TraceEvent[];
 }
 
@@ -56,9 +56,9 @@ export const scenarios = {
 
   /** Calls made, then the bytes/call statistics and trace events they produced. */
   async callsWithStats(ctx: ScenarioContext, calls: RawCall[]) {
-    const before = structuredClone(ctx.raw.engine.stats);
+    const before = ctx.raw.commStats();
     const values = await Promise.all(calls.map((call) => issue(ctx.raw, call)));
-    return { values, before, stats: structuredClone(ctx.raw.engine.stats), traces: [...ctx.traces] };
+    return { values, before, stats: ctx.raw.commStats(), traces: [...ctx.traces] };
   },
 
   /** Sleeps `delays[rank]` ms first: a late rank. */
@@ -131,6 +131,39 @@ export const scenarios = {
       return 'completed';
     } catch (err) {
       return { error: (err as Error).message, ms: performance.now() - t0 };
+    }
+  },
+
+  /** Rank `busy` computes synchronously for `ms` (its thread never yields) before its calls; the rest call at once. */
+  async busyThenCalls(ctx: ScenarioContext, a: { busy: number; ms: number; calls: RawCall[]; p2p?: boolean }) {
+    const t0 = performance.now();
+    if (ctx.rank === a.busy) while (performance.now() - t0 < a.ms) { /* a long synchronous computation */ }
+    try {
+      if (a.p2p) {
+        const n = ctx.worldSize;
+        const sent = ctx.raw.send(new Float32Array([ctx.rank]), { dst: (ctx.rank + 1) % n });
+        const got = await ctx.raw.recv(1, 'float32', { src: (ctx.rank + n - 1) % n });
+        await sent;
+        return { ok: true, values: [Array.from(got)], ms: performance.now() - t0 };
+      }
+      const values = [];
+      for (const call of a.calls) values.push(await issue(ctx.raw, call));
+      return { ok: true, values, ms: performance.now() - t0 };
+    } catch (err) {
+      return { ok: false, error: (err as Error).message, ms: performance.now() - t0 };
+    }
+  },
+
+  /** Every rank receives from the next before sending to the previous: a cycle of receives nobody starts. */
+  async recvCycle(ctx: ScenarioContext) {
+    const t0 = performance.now();
+    const n = ctx.worldSize;
+    try {
+      await ctx.raw.recv(4, 'float32', { src: (ctx.rank + 1) % n });
+      await ctx.raw.send(new Float32Array(4), { dst: (ctx.rank + n - 1) % n });
+      return { ok: true, ms: performance.now() - t0 };
+    } catch (err) {
+      return { ok: false, error: (err as Error).message, ms: performance.now() - t0 };
     }
   },
 

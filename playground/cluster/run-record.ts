@@ -1,0 +1,84 @@
+import type { Backend, ClusterEvent, LogLevel, RunResult, TraceEvent } from '../contract/protocol.ts';
+
+/** One line in a rank's output: something it printed, or an error it (or the cluster, for it) reported. */
+export interface RecordedLine {
+  time: number;
+  kind: LogLevel | 'failure';
+  text: string;
+  /** Where in the reader's program an error was thrown, 1-based. */
+  line?: number;
+  column?: number;
+}
+
+/** Everything one rank reported, from its own channel. */
+export interface RankRecord {
+  readonly rank: number;
+  backend?: Backend;
+  /** Why earlier backends were skipped, if any were. */
+  backendReason?: string;
+  /** Its output and errors, in the order they arrived. */
+  readonly lines: RecordedLine[];
+  /** Its exit, once it reported one (or the cluster ended it). */
+  exit: { ok: boolean; time: number } | null;
+}
+
+/**
+ * A run, recorded once as its events arrive: per-rank lines, errors and exit, the collective trace and the
+ * result. The page renders it, the code-exercise grader grades it, the CLI prints it, tests read it.
+ */
+export class RunRecord {
+  readonly worldSize: number;
+  readonly ranks: readonly RankRecord[];
+  /** Every event in arrival order. */
+  readonly events: ClusterEvent[] = [];
+  readonly trace: TraceEvent[] = [];
+  result: RunResult | null = null;
+
+  constructor(worldSize: number) {
+    this.worldSize = worldSize;
+    this.ranks = Array.from({ length: worldSize }, (_, rank) => ({ rank, lines: [], exit: null }));
+  }
+
+  add(e: ClusterEvent): void {
+    const r = this.ranks[e.rank];
+    if (!r) return;
+    this.events.push(e);
+    switch (e.type) {
+      case 'backend':
+        r.backend = e.backend;
+        if (e.reason) r.backendReason = e.reason;
+        break;
+      case 'log':
+        r.lines.push({ time: e.time, kind: e.level, text: e.text });
+        break;
+      case 'error':
+        r.lines.push({ time: e.time, kind: 'failure', text: e.message, ...(e.line === undefined ? {} : { line: e.line }), ...(e.column === undefined ? {} : { column: e.column }) });
+        break;
+      case 'exit':
+        r.exit ??= { ok: e.ok, time: e.time };
+        break;
+      case 'trace':
+        for (const t of e.events) this.trace.push(t);
+        break;
+    }
+  }
+
+  finish(result: RunResult): void {
+    this.result = result;
+  }
+
+  /** What each rank printed (console output only, not errors), by rank: what exercise checks are graded on. */
+  get logs(): string[][] {
+    return this.ranks.map((r) => r.lines.filter((l) => l.kind !== 'failure').map((l) => l.text));
+  }
+
+  /** Errors reported for each rank, by rank. */
+  errors(rank: number): RecordedLine[] {
+    return this.ranks[rank]?.lines.filter((l) => l.kind === 'failure') ?? [];
+  }
+
+  /** Every line of every rank, ordered by time (then rank): the combined view. */
+  combined(): (RecordedLine & { rank: number })[] {
+    return this.ranks.flatMap((r) => r.lines.map((l) => ({ ...l, rank: r.rank }))).sort((a, b) => a.time - b.time || a.rank - b.rank);
+  }
+}

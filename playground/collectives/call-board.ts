@@ -1,0 +1,104 @@
+import { decodeDescriptor, encodeDescriptor, type CallDescriptor } from './call-descriptor.ts';
+import { C_DESC, C_GROUP, C_HEARTBEAT, C_RECV_FROM, C_SEQ, C_STATE, callIndex, DESC_SLOTS, DESC_WORDS, P_DESC0, progressIndex, type WorldLayout } from './layout.ts';
+
+/** What a rank last did, as its call block says: `state` 0 no call yet, 1 inside a collective, 2 finished it. */
+export interface PublishedCall {
+  state: 0 | 1 | 2;
+  desc: CallDescriptor;
+  slot: number;
+  seq: number;
+}
+
+/**
+ * The wire protocol of calls in the shared memory: each rank publishes the descriptor of every call it
+ * starts (per group, by sequence number) and what it is doing now; peers read both to check calls match
+ * and to name a stuck rank. A rank writes only its own blocks.
+ */
+export class CallBoard {
+  readonly #words: Int32Array;
+  readonly #layout: WorldLayout;
+  readonly #worldSize: number;
+
+  constructor(words: Int32Array, layout: WorldLayout, worldSize: number) {
+    this.#words = words;
+    this.#layout = layout;
+    this.#worldSize = worldSize;
+  }
+
+  #slotAt(slot: number, rank: number, seq: number): number {
+    return progressIndex(this.#layout, this.#worldSize, slot, rank) + P_DESC0 + (seq % DESC_SLOTS) * DESC_WORDS;
+  }
+
+  /** Publishes `rank`'s call `seq` in group `slot` and marks the rank as inside it. */
+  publish(rank: number, slot: number, seq: number, desc: CallDescriptor): void {
+    const w = this.#words;
+    // Seqlock: invalidate, write, then publish the sequence number, so a reader never takes a torn descriptor.
+    const at = this.#slotAt(slot, rank, seq);
+    Atomics.store(w, at, 0);
+    encodeDescriptor(w, at + 1, desc);
+    Atomics.store(w, at, seq + 1);
+    const call = callIndex(this.#layout, rank);
+    encodeDescriptor(w, call + C_DESC, desc);
+    Atomics.store(w, call + C_GROUP, slot);
+    Atomics.store(w, call + C_SEQ, seq);
+    Atomics.store(w, call + C_STATE, 1);
+  }
+
+  finished(rank: number): void {
+    Atomics.store(this.#words, callIndex(this.#layout, rank) + C_STATE, 2);
+  }
+
+  /**
+   * `peer`'s descriptor for call `seq` of group `slot`: 'not-yet' while it has not published it, 'passed'
+   * when it ran so far ahead that the slot was reused (it cannot be compared, which is not a mismatch).
+   */
+  peerCall(slot: number, peer: number, seq: number): CallDescriptor | 'not-yet' | 'passed' {
+    const at = this.#slotAt(slot, peer, seq);
+    const published = Atomics.load(this.#words, at);
+    if (published !== seq + 1) return published > seq + 1 ? 'passed' : 'not-yet';
+    const desc = decodeDescriptor(this.#words, at + 1);
+    return Atomics.load(this.#words, at) === seq + 1 ? desc : 'passed';
+  }
+
+  /** What `rank` is doing, from its call block. */
+  callOf(rank: number): PublishedCall {
+    const at = callIndex(this.#layout, rank);
+    const state = Atomics.load(this.#words, at + C_STATE);
+    return {
+      state: state === 1 || state === 2 ? state : 0,
+      desc: decodeDescriptor(this.#words, at + C_DESC),
+      slot: Atomics.load(this.#words, at + C_GROUP),
+      seq: Atomics.load(this.#words, at + C_SEQ),
+    };
+  }
+
+  /** Bumps `rank`'s heartbeat (only `rank` calls this, from its event loop). */
+  beat(rank: number): void {
+    Atomics.add(this.#words, callIndex(this.#layout, rank) + C_HEARTBEAT, 1);
+  }
+
+  heartbeat(rank: number): number {
+    return Atomics.load(this.#words, callIndex(this.#layout, rank) + C_HEARTBEAT);
+  }
+
+  /** Marks `rank` as blocked in recv from `src` (null: no longer), for cycle detection. */
+  setRecvWait(rank: number, src: number | null, onlyIf?: number): void {
+    const at = callIndex(this.#layout, rank) + C_RECV_FROM;
+    if (src === null) Atomics.compareExchange(this.#words, at, (onlyIf ?? -1) + 1, 0);
+    else Atomics.store(this.#words, at, src + 1);
+  }
+
+  /** The rank `rank` is blocked in recv from, or null. */
+  recvWait(rank: number): number | null {
+    const v = Atomics.load(this.#words, callIndex(this.#layout, rank) + C_RECV_FROM);
+    return v > 0 && v <= this.#worldSize ? v - 1 : null;
+  }
+
+  /** Members of the group in registry slot `slot`, ascending. */
+  members(slot: number): number[] {
+    const mask = Atomics.load(this.#words, (this.#layout.groupsOffset >> 2) + slot);
+    const out: number[] = [];
+    for (let r = 0; r < this.#worldSize; r++) if (mask & (1 << r)) out.push(r);
+    return out;
+  }
+}

@@ -1,0 +1,132 @@
+import type { CallDescriptor, Dtype } from './call-descriptor.ts';
+import type { CollectiveEngine } from './collective-engine.ts';
+import { blockingCall, DeadlockSuspicion } from './deadlock-detection.ts';
+import { busyPeerNotice, callPlace, collectiveTimeoutMessage, deadlockMessage } from './failure-messages.ts';
+import { WatchdogClock } from './peer-liveness.ts';
+import type { GroupInfo } from './group-registry.ts';
+import type { WaitMode } from './world-sync.ts';
+
+/** A group's calls on this rank: the next sequence number, and progress steps completed by every call so far. */
+export interface GroupSequence {
+  seq: number;
+  steps: number;
+}
+
+/** One collective call in flight on this rank: its group, sequence number and the progress steps it has made. */
+export class CollectiveRun {
+  readonly n: number;
+  readonly idx: number;
+  steps = 0;
+  /** Steps made before the current round; `until` counts from here. */
+  #roundBase = 0;
+  readonly #compared = new Set<number>();
+  readonly #myIndex: number;
+
+  readonly engine: CollectiveEngine;
+  readonly group: GroupInfo;
+  readonly desc: CallDescriptor;
+  readonly mode: WaitMode;
+  readonly seq: number;
+  readonly base: number;
+
+  constructor(engine: CollectiveEngine, group: GroupInfo, desc: CallDescriptor, mode: WaitMode, seq: number, base: number) {
+    this.engine = engine;
+    this.group = group;
+    this.desc = desc;
+    this.mode = mode;
+    this.seq = seq;
+    this.base = base;
+    this.n = group.members.length;
+    this.idx = group.indexOf(engine.rank);
+    this.#myIndex = engine.progressIndex(group.slot, engine.rank);
+  }
+
+  get dtype(): Dtype {
+    return this.desc.dtype;
+  }
+
+  /** Global rank of the member `offset` places after this one in the group's ring. */
+  member(offset: number): number {
+    return this.group.members[(((this.idx + offset) % this.n) + this.n) % this.n]!;
+  }
+
+  region(rank: number): number {
+    return this.engine.regionOffset(rank);
+  }
+
+  /** Announces that this rank finished one more step of the call. */
+  arrive(): void {
+    this.steps++;
+    this.engine.sync.bump(this.#myIndex);
+  }
+
+  /** Large payloads go in rounds that fit a region; step numbers in `until` are relative to the round. */
+  startRound(): void {
+    this.#roundBase = this.steps;
+  }
+
+  /** Waits until `peer` has completed `stepsDone` steps of the current round. */
+  until(peer: number, stepsDone: number): void | Promise<void> {
+    const r = this.waitOn(this.group, peer, this.base + this.#roundBase + stepsDone);
+    if (r) return r.then(() => this.#verify(peer));
+    this.#verify(peer);
+  }
+
+  /** Waits until every other member has completed `stepsDone` steps. */
+  untilAll(stepsDone: number): void | Promise<void> {
+    const others = this.group.members.filter((m) => m !== this.engine.rank);
+    if (this.mode === 'block') {
+      for (const m of others) this.until(m, stepsDone);
+      return;
+    }
+    return (async () => {
+      for (const m of others) await this.until(m, stepsDone);
+    })();
+  }
+
+  /** Declares that this round wrote this rank's region: peers read it until they reach the current step. */
+  endRound(): void {
+    this.engine.recordRegionUse(this.group, this.base + this.steps);
+  }
+
+  #verify(peer: number): void {
+    if (this.#compared.has(peer)) return;
+    if (this.engine.compareWithPeer(this, peer)) this.#compared.add(peer);
+  }
+
+  /** Checks every member that has already published this call (ranks that never wait still catch mismatches). */
+  verifyArrived(): void {
+    for (const m of this.group.members) if (m !== this.engine.rank) this.#verify(m);
+  }
+
+  get place(): string {
+    return callPlace(this.desc, this.engine.groupName(this.group), this.seq);
+  }
+
+  /** Waits for `peer`'s progress in `group` to reach `target`, failing loudly on poison, mismatch, deadlock or silence. */
+  waitOn(group: GroupInfo, peer: number, target: number): void | Promise<void> {
+    const e = this.engine;
+    const suspicion = new DeadlockSuspicion();
+    const watchdog = new WatchdogClock();
+    const check = (stalledMs: number) => {
+      e.throwIfPoisoned();
+      if (group === this.group && stalledMs > 0) this.#verify(peer);
+      const now = e.env.now();
+      if (suspicion.confirmed(blockingCall(e.board, e.rank, this.group.slot, peer, e.nextSeq), now)) {
+        e.fail(deadlockMessage(e.rank, this.place, peer, e.describeRank(peer)));
+      }
+      const verdict = watchdog.observe(stalledMs, e.world.watchdogMs, () => e.liveness.busy(peer), now);
+      if (verdict === 'busy-first') e.notice(busyPeerNotice(e.rank, (stalledMs / 1000).toFixed(1), this.place, peer));
+      if (verdict === 'fire') this.#watchdog(group, target, peer);
+    };
+    return e.sync.wait(this.mode, e.progressIndex(group.slot, peer), target, check);
+  }
+
+  #watchdog(group: GroupInfo, target: number, peer: number): never {
+    const e = this.engine;
+    const behind = group.members.filter((m) => m !== e.rank && e.sync.value(e.progressIndex(group.slot, m)) < target);
+    if (!behind.includes(peer)) behind.unshift(peer);
+    const seconds = (e.world.watchdogMs / 1000).toFixed(1);
+    return e.fail(collectiveTimeoutMessage(e.rank, seconds, this.place, behind, behind.map((r) => e.describeRank(r))));
+  }
+}

@@ -1,0 +1,62 @@
+import type { CallBoard } from './call-board.ts';
+
+/** How long a peer may sit in another group's call that needs us before we call it a deadlock. */
+export const DEADLOCK_CONFIRM_MS = 500;
+
+/**
+ * The one deadlock a peer can show us while we wait for it in group `slot`: it sits in a call of another
+ * group we belong to but have not reached. Returns that call's key ("slot:seq"), or null.
+ */
+export function blockingCall(board: CallBoard, me: number, slot: number, peer: number, nextSeq: (slot: number) => number): string | null {
+  const theirs = board.callOf(peer);
+  if (theirs.state !== 1 || theirs.slot === slot) return null;
+  if (!board.members(theirs.slot).includes(me)) return null;
+  if (nextSeq(theirs.slot) > theirs.seq) return null;
+  return `${theirs.slot}:${theirs.seq}`;
+}
+
+/** How long a cycle of receives must stand (no member busy computing) before it is called a deadlock. */
+export const RECV_CYCLE_CONFIRM_MS = 1000;
+
+/**
+ * Follows "blocked in recv from" from `me` (waiting on `src`): the ranks in order if they close a cycle back
+ * to `me`, none of them busy computing (a busy rank may still send), else null.
+ */
+export function recvCycle(board: CallBoard, me: number, src: number, busy: (rank: number) => boolean, worldSize: number): number[] | null {
+  const chain = [me];
+  let cur = src;
+  while (chain.length <= worldSize) {
+    if (cur === me) return chain;
+    if (chain.includes(cur) || busy(cur)) return null;
+    const next = board.recvWait(cur);
+    if (next === null) return null;
+    chain.push(cur);
+    cur = next;
+  }
+  return null;
+}
+
+/** Confirms a suspected deadlock only once the same blocking call has stood for DEADLOCK_CONFIRM_MS. */
+export class DeadlockSuspicion {
+  #suspect: string | null = null;
+  #since = 0;
+  readonly #confirmMs: number;
+
+  constructor(confirmMs = DEADLOCK_CONFIRM_MS) {
+    this.#confirmMs = confirmMs;
+  }
+
+  /** True when `call` (null: none) has blocked us for long enough. */
+  confirmed(call: string | null, now: number): boolean {
+    if (call === null) {
+      this.#suspect = null;
+      return false;
+    }
+    if (call !== this.#suspect) {
+      this.#suspect = call;
+      this.#since = now;
+      return false;
+    }
+    return now - this.#since >= this.#confirmMs;
+  }
+}

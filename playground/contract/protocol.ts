@@ -1,0 +1,113 @@
+/**
+ * The runtime's contract, defined once: every other folder of playground/ (and the site) imports these
+ * words from here. Each union is derived from an `as const` list, and the argument checks use the same
+ * list, so a new backend, op or collective is one edit.
+ */
+
+/** tfjs backends in the book's order of preference: WebGPU, then WASM, then CPU. */
+export const BACKENDS = ['webgpu', 'wasm', 'cpu'] as const;
+export type Backend = (typeof BACKENDS)[number];
+/** What a run may ask for: a backend, or 'auto' (the first of BACKENDS that starts). */
+export const BACKEND_CHOICES = ['auto', ...BACKENDS] as const;
+export type BackendChoice = (typeof BACKEND_CHOICES)[number];
+
+/** Element types the collectives move (4 bytes each). */
+export const DTYPES = ['float32', 'int32'] as const;
+export type Dtype = (typeof DTYPES)[number];
+
+/** Reduction ops, as torch.distributed.ReduceOp (AVG as in NCCL ≥ 2.10). */
+export const REDUCE_OPS = ['sum', 'avg', 'max', 'min', 'prod'] as const;
+export type ReduceOp = (typeof REDUCE_OPS)[number];
+
+/** All-reduce algorithms a caller may request; 'auto' picks by size (collectives/auto-algorithm.ts). */
+export const ALL_REDUCE_ALGORITHMS = ['auto', 'ring', 'two-shot'] as const;
+export type AllReduceAlgorithm = (typeof ALL_REDUCE_ALGORITHMS)[number];
+/** The algorithm a call actually ran (what its descriptor and trace carry). */
+export type Algorithm = Exclude<AllReduceAlgorithm, 'auto'>;
+
+/** Collective calls every member of a group makes together; peers compare them to catch mismatches. */
+export const COLLECTIVE_KINDS = ['allReduce', 'reduceScatter', 'allGather', 'broadcast', 'reduce', 'scatter', 'gather', 'barrier'] as const;
+export type CollectiveKind = (typeof COLLECTIVE_KINDS)[number];
+export const POINT_TO_POINT_KINDS = ['send', 'recv'] as const;
+/** Everything the runtime counts bytes for. */
+export const COMM_KINDS = [...COLLECTIVE_KINDS, ...POINT_TO_POINT_KINDS] as const;
+export type CommKind = (typeof COMM_KINDS)[number];
+/** Everything a timeline draws: communication, and compute spans recorded by the training wrappers. */
+export const TRACE_KINDS = [...COMM_KINDS, 'compute'] as const;
+export type TraceKind = (typeof TRACE_KINDS)[number];
+
+/** Largest world a run may start (the shared layout could hold 31: group membership is one bitmask word). */
+export const MAX_WORLD_SIZE = 16;
+/** Default wall-clock limit of a run. */
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
+/** Bytes a rank sent and received, and calls it made, for one kind. */
+export interface CommCounter {
+  sent: number;
+  received: number;
+  calls: number;
+}
+/** A rank's counters by kind; kinds it never used are absent. */
+export type CommStats = Partial<Record<CommKind, CommCounter>>;
+
+/** One collective step (or compute span), recorded by the runtime so the page can draw a timeline. */
+export interface TraceEvent {
+  rank: number;
+  kind: TraceKind;
+  algorithm?: string;
+  step?: number;
+  /** Peer rank for a ring step or point-to-point call. */
+  peer?: number;
+  bytes: number;
+  /** Milliseconds since the run started (performance.now() based, shared origin across ranks). */
+  start: number;
+  end: number;
+  label?: string;
+}
+
+export const LOG_LEVELS = ['log', 'info', 'warn', 'error'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** What a rank reports to the cluster, in order; the last event a rank sends is its `exit`. */
+export type ClusterEvent =
+  | { type: 'backend'; rank: number; backend: Backend; reason?: string }
+  | { type: 'log'; rank: number; level: LogLevel; text: string; time: number }
+  | { type: 'error'; rank: number; message: string; line?: number; column?: number; time: number }
+  | { type: 'exit'; rank: number; ok: boolean; time: number }
+  | { type: 'trace'; rank: number; events: TraceEvent[] };
+export const CLUSTER_EVENT_TYPES = ['backend', 'log', 'error', 'exit', 'trace'] as const satisfies readonly ClusterEvent['type'][];
+
+export interface RunOptions {
+  /** The reader's TypeScript program (ES module, top-level await allowed). */
+  code: string;
+  /** Number of ranks, 1..MAX_WORLD_SIZE. */
+  worldSize: number;
+  /** 'auto' tries WebGPU (real adapter only), then WASM, then CPU. */
+  backend?: BackendChoice;
+  /** Wall-clock limit for the whole run; default DEFAULT_TIMEOUT_MS. */
+  timeoutMs?: number;
+  /** Code appended after the reader's program on every rank (exercise checks). */
+  checks?: string;
+}
+
+export const RUN_END_REASONS = ['finished', 'stopped', 'timeout', 'error', 'compile-error'] as const;
+export type RunEndReason = (typeof RUN_END_REASONS)[number];
+
+export interface RunResult {
+  ok: boolean;
+  reason: RunEndReason;
+  /** For compile errors (reported before any rank starts) and time-outs. */
+  error?: { message: string; line?: number; column?: number };
+  durationMs: number;
+}
+
+/** True when `value` is one of `list` (narrows it to the list's union). */
+export function isOneOf<T extends string>(list: readonly T[], value: unknown): value is T {
+  return typeof value === 'string' && (list as readonly string[]).includes(value);
+}
+
+/** "'a', 'b' or 'c'": how an error message lists the allowed words. */
+export function listWords(list: readonly string[]): string {
+  const quoted = list.map((w) => `'${w}'`);
+  return quoted.length < 2 ? quoted.join('') : `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}`;
+}

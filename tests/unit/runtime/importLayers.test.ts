@@ -1,0 +1,115 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * Folders of playground/ import downward only. The rank worker hosts the 'ranks' module, which is the
+ * training API, so rank sits above parallel; the cluster starts ranks; the CLI drives the cluster.
+ */
+const LAYERS = ['contract', 'collectives', 'parallel', 'rank', 'cluster', 'cli'] as const;
+
+const root = process.cwd();
+const playground = join(root, 'playground');
+
+function sourceFiles(dir: string, pattern = /\.(ts|mts|mjs|js)$/): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sourceFiles(path, pattern);
+    return pattern.test(name) && !name.endsWith('.d.ts') ? [path] : [];
+  });
+}
+
+/** Relative specifiers of every import, export-from and dynamic import (type-only ones too: a loop is a loop). */
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const specs: string[] = [];
+  const re = /(?:^|[\s;])(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]|(?:^|[\s;])import\s*['"]([^'"]+)['"]|\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)|new URL\(\s*['"]([^'"]+)['"]\s*,\s*import\.meta\.url/g;
+  for (const m of text.matchAll(re)) {
+    const spec = m[1] ?? m[2] ?? m[3] ?? m[4];
+    if (spec) specs.push(spec);
+  }
+  return specs;
+}
+
+/** playground/<folder>/… → folder; a file directly under playground/ is its own folder. */
+const folderOf = (path: string): string => relative(playground, path).split(sep)[0]!;
+
+interface Edge {
+  from: string;
+  to: string;
+  file: string;
+  spec: string;
+}
+
+function folderEdges(): Edge[] {
+  const edges: Edge[] = [];
+  for (const file of sourceFiles(playground)) {
+    for (const spec of importsOf(file)) {
+      if (!spec.startsWith('.')) {
+        if (spec === 'astro' || spec.startsWith('astro:') || spec.startsWith('@astrojs/')) edges.push({ from: folderOf(file), to: 'astro', file, spec });
+        continue;
+      }
+      const target = resolve(dirname(file), spec);
+      const rel = relative(playground, target);
+      const to = rel.startsWith('..') ? relative(root, target).split(sep)[0]! : folderOf(target);
+      if (rel.startsWith('..')) edges.push({ from: folderOf(file), to: `../${to}`, file, spec });
+      else if (to !== folderOf(file)) edges.push({ from: folderOf(file), to, file, spec });
+    }
+  }
+  return edges;
+}
+
+/** Folder-level cycles: any strongly connected set of two or more folders. */
+function cycles(edges: Edge[]): string[][] {
+  const graph = new Map<string, Set<string>>();
+  for (const e of edges) (graph.get(e.from) ?? graph.set(e.from, new Set()).get(e.from)!).add(e.to);
+  const found: string[][] = [];
+  const reach = (a: string, b: string, seen = new Set<string>()): boolean => {
+    if (a === b) return true;
+    if (seen.has(a)) return false;
+    seen.add(a);
+    return [...(graph.get(a) ?? [])].some((n) => reach(n, b, seen));
+  };
+  const nodes = [...graph.keys()];
+  for (const a of nodes) {
+    const group = nodes.filter((b) => reach(a, b) && reach(b, a)).sort();
+    if (group.length > 1 && !found.some((g) => g.join() === group.join())) found.push(group);
+  }
+  return found;
+}
+
+const show = (e: Edge) => `${relative(root, e.file)} imports '${e.spec}' (${e.from} → ${e.to})`;
+
+describe('import layers', () => {
+  const edges = folderEdges();
+
+  it('finds the imports it checks', () => {
+    expect(edges.some((e) => e.from === 'collectives' && e.to === 'contract')).toBe(true);
+    expect(edges.some((e) => e.from === 'cluster' && e.to === 'rank')).toBe(true);
+  });
+
+  it(`playground folders import downward only: ${LAYERS.join(' ← ')}`, () => {
+    const rank = (f: string) => LAYERS.indexOf(f as (typeof LAYERS)[number]);
+    const upward = edges.filter((e) => rank(e.from) >= 0 && rank(e.to) >= 0 && rank(e.to) > rank(e.from));
+    expect(upward.map(show)).toEqual([]);
+  });
+
+  it('no folder-level import cycle anywhere in playground/ (new folders included)', () => {
+    expect(cycles(edges)).toEqual([]);
+  });
+
+  it('the runtime never imports the site, the book or Astro', () => {
+    const outward = edges.filter((e) => e.to.startsWith('../') || e.to === 'astro');
+    expect(outward.filter((e) => e.to !== '../node_modules').map(show)).toEqual([]);
+  });
+
+  it('the site reaches the runtime through its public faces only: the contract, the cluster, the rank module', () => {
+    const publicFaces = ['playground/contract/protocol.ts', 'playground/cluster/protocol.ts', 'playground/cluster/browser.ts', 'playground/rank/ranks-module.ts'];
+    const siteFiles = sourceFiles(join(root, 'src'), /\.(ts|mjs|astro)$/);
+    // Astro files may leave out the extension.
+    const reached = siteFiles.flatMap((file) => importsOf(file).filter((s) => s.startsWith('.')).map((spec) => ({ file, target: relative(root, resolve(dirname(file), spec)).split(sep).join('/').replace(/(?<!\.ts)$/, '.ts').replace(/\.(mjs|astro)\.ts$/, '.$1') })));
+    expect(reached.some(({ target }) => target === 'playground/cluster/browser.ts')).toBe(true);
+    const internal = reached.filter(({ target }) => target.startsWith('playground/') && !publicFaces.includes(target));
+    expect(internal.map(({ file, target }) => `${relative(root, file)} → ${target}`)).toEqual([]);
+  });
+});

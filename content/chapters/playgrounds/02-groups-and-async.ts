@@ -19,7 +19,7 @@ console.log(`sub-group sums correct: ${(await groupSum.data())[0] === expected}`
 const lateMs = 200;
 const product = () => tf.matMul(tf.randomNormal([128, 128]), tf.randomNormal([128, 128])).sum().data();
 // Calibrate once, untimed (this also warms the kernels up): enough products for about half of rank 0's delay.
-let calibrate = performance.now(); await product(); await product();
+const calibrate = performance.now(); await product(); await product();
 const products = Math.max(2, Math.round(lateMs / 2 / ((performance.now() - calibrate) / 2)));
 // These ranks run collectives on their own thread, so the work yields between products to let the
 // all-reduce advance. On a GPU, NCCL runs on its own stream and needs no such yield.

@@ -26,7 +26,8 @@ const local = normalize(mine, lMean, lVar);
 // then merge them weighted by count (batch_norm_gather_stats_with_counts), since counts can differ.
 const own = tf.concat([lMean, lVar.add(eps).rsqrt(), tf.tensor1d([rowsOf(r)])]);
 const rows = (await (await dist.allGather(own)).array()) as number[][];
-let mean = Array<number>(features).fill(0), m2 = Array<number>(features).fill(0), count = 0;
+const mean = Array<number>(features).fill(0), m2 = Array<number>(features).fill(0);
+let count = 0;
 for (const row of rows) {
   const c = row[2 * features]!;
   for (let i = 0; i < features; i++) {

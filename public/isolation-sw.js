@@ -34,8 +34,12 @@ function cacheKey(url) {
   return `${u.origin}${u.pathname}`;
 }
 
-async function save(cache, url, response) {
-  if (response.ok && response.status === 200 && response.type === 'basic') await cache.put(cacheKey(url), response.clone());
+/** Stores a copy of a good response; `extend` (the fetch event's waitUntil) lets the page have it before the copy is written. */
+async function save(cache, url, response, extend) {
+  if (response.ok && response.status === 200 && response.type === 'basic') {
+    const stored = cache.put(cacheKey(url), response.clone());
+    if (extend) extend(stored.catch(() => {})); else await stored;
+  }
   return response;
 }
 
@@ -44,16 +48,16 @@ async function fetchAndSave(url) {
   return save(cache, url, await fetch(url));
 }
 
-async function cacheFirst(request) {
+async function cacheFirst(request, extend) {
   const cache = await caches.open(CACHE);
   const cached = await cache.match(cacheKey(request.url));
   if (cached) return cached;
-  return save(cache, request.url, await fetch(request));
+  return save(cache, request.url, await fetch(request), extend);
 }
 
 /** Returns the response to serve and the network fetch, which keeps the cache fresh even when it loses the race. */
-function networkFirst(request) {
-  const network = caches.open(CACHE).then(async (cache) => save(cache, request.url, await fetch(request)));
+function networkFirst(request, extend) {
+  const network = caches.open(CACHE).then(async (cache) => save(cache, request.url, await fetch(request), extend));
   const response = (async () => {
     const cached = await caches.match(cacheKey(request.url), { cacheName: CACHE });
     if (!cached) return network.catch((error) => (request.mode === 'navigate' ? offlinePage(request) : Promise.reject(error)));
@@ -123,11 +127,12 @@ self.addEventListener('fetch', (event) => {
     event.respondWith(fetch(request).then(withIsolation));
     return;
   }
+  const extend = (promise) => event.waitUntil(promise);
   if (HASHED.test(url.pathname)) {
-    event.respondWith(cacheFirst(request).then(withIsolation));
+    event.respondWith(cacheFirst(request, extend).then(withIsolation));
     return;
   }
-  const { response, network } = networkFirst(request);
+  const { response, network } = networkFirst(request, extend);
   event.waitUntil(network.catch(() => {}));
   event.respondWith(response.then(withIsolation));
 });

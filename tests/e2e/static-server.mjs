@@ -1,25 +1,56 @@
-// Serves a built site with the same cross-origin-isolation headers as `astro preview`,
-// so e2e tests see exactly what a static host configured from public/_headers serves.
+// Serves a built site the way a static host would. Three modes:
+//   (default)       the same cross-origin-isolation headers as `astro preview`;
+//   --headers-file  the headers <root>/_headers gives each path, as Netlify and Cloudflare Pages read it;
+//   --no-isolation  (or --plain) no custom headers at all, like GitHub Pages: the service worker must isolate.
 import { createServer } from 'node:http';
-import { createReadStream, statSync } from 'node:fs';
+import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { extname, join, normalize, resolve } from 'node:path';
 
 const root = resolve(process.argv[2] ?? 'dist');
 const port = Number(process.argv[3] ?? 4399);
-// --no-isolation imitates a static host that cannot send headers (tests the service-worker fallback).
-const sendIsolation = !process.argv.includes('--no-isolation');
+const plain = process.argv.includes('--no-isolation') || process.argv.includes('--plain');
+const fromHeadersFile = process.argv.includes('--headers-file');
 
 const types = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png',
   '.woff2': 'font/woff2', '.woff': 'font/woff', '.ttf': 'font/ttf', '.wasm': 'application/wasm', '.txt': 'text/plain; charset=utf-8',
-  '.ts': 'text/plain; charset=utf-8', '.map': 'application/json',
+  '.ts': 'text/plain; charset=utf-8', '.map': 'application/json', '.webmanifest': 'application/manifest+json',
 };
 const isolation = {
   'Cross-Origin-Opener-Policy': 'same-origin',
   'Cross-Origin-Embedder-Policy': 'require-corp',
   'Cross-Origin-Resource-Policy': 'same-origin',
 };
+
+/** Rules of a Netlify-style _headers file: a path pattern (`*` splat, `:name` segment), then indented `Name: value` lines. */
+function parseHeadersFile(text) {
+  const rules = [];
+  for (const line of text.split('\n')) {
+    if (!line.trim() || line.trim().startsWith('#')) continue;
+    if (!/^\s/.test(line)) {
+      const pattern = line.trim().replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/:\w+/g, '[^/]+');
+      rules.push({ match: new RegExp(`^${pattern}$`), headers: {} });
+    } else if (rules.length > 0) {
+      const colon = line.indexOf(':');
+      if (colon > 0) rules.at(-1).headers[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
+    }
+  }
+  return rules;
+}
+
+const headerRules = fromHeadersFile ? parseHeadersFile(readFileSync(join(root, '_headers'), 'utf8')) : [];
+
+function headersFor(urlPath) {
+  const headers = { 'Cache-Control': 'no-cache' };
+  if (fromHeadersFile) {
+    const path = urlPath.split('?')[0];
+    for (const rule of headerRules) if (rule.match.test(path)) Object.assign(headers, rule.headers);
+  } else if (!plain) {
+    Object.assign(headers, isolation);
+  }
+  return headers;
+}
 
 function resolveFile(urlPath) {
   const clean = normalize(decodeURIComponent(urlPath.split('?')[0])).replace(/^(\.\.[/\\])+/, '');
@@ -31,9 +62,9 @@ function resolveFile(urlPath) {
   return null;
 }
 
-createServer((req, res) => {
+const server = createServer((req, res) => {
   const file = resolveFile(req.url ?? '/');
-  const headers = { ...(sendIsolation ? isolation : {}), 'Cache-Control': 'no-cache' };
+  const headers = headersFor(req.url ?? '/');
   if (!file) {
     const notFound = resolveFile('/404.html');
     res.writeHead(404, { ...headers, 'Content-Type': 'text/html; charset=utf-8' });
@@ -42,4 +73,6 @@ createServer((req, res) => {
   }
   res.writeHead(200, { ...headers, 'Content-Type': types[extname(file)] ?? 'application/octet-stream' });
   createReadStream(file).pipe(res);
-}).listen(port, '127.0.0.1', () => console.log(`serving ${root} on http://127.0.0.1:${port}/`));
+});
+// Port 0 picks a free port; the line below tells the caller which.
+server.listen(port, '127.0.0.1', () => console.log(`serving ${root} on http://127.0.0.1:${server.address().port}/`));

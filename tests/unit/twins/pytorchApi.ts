@@ -5,7 +5,7 @@
  */
 export const PYTORCH_API: { names: string[]; source: string }[] = [
   {
-    names: ['dist.init_process_group', 'dist.destroy_process_group', 'dist.is_initialized', 'dist.is_nccl_available', 'dist.get_rank', 'dist.get_world_size', 'dist.new_group', 'dist.all_reduce', 'dist.broadcast', 'dist.reduce', 'dist.scatter', 'dist.gather', 'dist.barrier', 'dist.isend', 'dist.recv', 'dist.ReduceOp.SUM', 'dist.ReduceOp.MAX'],
+    names: ['dist.init_process_group', 'dist.destroy_process_group', 'dist.is_initialized', 'dist.is_nccl_available', 'dist.get_rank', 'dist.get_world_size', 'dist.new_group', 'dist.all_reduce', 'dist.all_gather', 'dist.broadcast', 'dist.reduce', 'dist.scatter', 'dist.gather', 'dist.barrier', 'dist.isend', 'dist.recv', 'dist.ReduceOp.SUM', 'dist.ReduceOp.MAX'],
     source: 'torch/distributed/distributed_c10d.py (public functions; ReduceOp from torch._C._distributed_c10d)',
   },
   {

@@ -48,14 +48,14 @@ describe('PyTorch twins: one per playground, byte-compiled, names from the curre
     const unknown = twins.flatMap((t) => pytorchNamesIn(readFileSync(join(TWINS, t), 'utf8')).filter((n) => !allowed.has(n)).map((n) => `${t}: ${n}`));
     expect(unknown).toEqual([]);
     // The extractor itself finds what it should (so the check above cannot pass by finding nothing).
-    expect(pytorchNamesIn(readFileSync(join(TWINS, '06-sync-batchnorm.py'), 'utf8'))).toEqual(expect.arrayContaining(['nn.SyncBatchNorm.convert_sync_batchnorm', 'torch.nn.parallel.DistributedDataParallel']));
+    expect(pytorchNamesIn(readFileSync(join(TWINS, '03-sync-batchnorm-training.py'), 'utf8'))).toEqual(expect.arrayContaining(['nn.SyncBatchNorm.convert_sync_batchnorm', 'torch.nn.parallel.DistributedDataParallel']));
     expect(pytorchNamesIn('dist.all_reduce(t, op=dist.ReduceOp.AVG)  # dist.not_me\nprint("dist.nor_me", f"{dist.get_rank()}")\nfrom torch.distributed.fsdp import fully_shard, FSDPModule')).toEqual(['dist.ReduceOp.AVG', 'dist.all_reduce', 'dist.get_rank', 'torch.distributed.fsdp.FSDPModule']);
   });
 
   it('twins that need GPUs say so where the page and the tests read it', () => {
     const gpu = twins.filter((t) => /^Needs CUDA GPUs/m.test(readFileSync(join(TWINS, t), 'utf8')));
-    expect(gpu).toEqual(['06-sync-batchnorm.py']);
-    expect(readFileSync(join(TWINS, '06-sync-batchnorm.py'), 'utf8')).toContain('require_cuda("SyncBatchNorm"');
+    expect(gpu).toEqual(['03-sync-batchnorm-training.py']);
+    expect(readFileSync(join(TWINS, '03-sync-batchnorm-training.py'), 'utf8')).toContain('require_cuda("SyncBatchNorm"');
   });
 
   it('the line comparison catches changed text, a number out of tolerance and a missing line, and masks timings', () => {

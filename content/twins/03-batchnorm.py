@@ -1,10 +1,10 @@
 """PyTorch twin of 03-batchnorm.ts: ranks hold unequal numbers of rows; local BatchNorm statistics differ per rank,
 synced ones match one device. The sync is the arithmetic nn.SyncBatchNorm's forward does (torch/nn/modules/_functions.py,
-SyncBatchNorm.forward): all-gather each rank's (mean, invstd, count), then merge them weighted by count
-(batch_norm_gather_stats_with_counts). See 03-sync-batchnorm-training.py for the module itself, which needs GPUs.
+SyncBatchNorm.forward): all-gather each rank's (mean, invstd, count), with all_gather_into_tensor on NCCL and all_gather
+elsewhere, then merge them weighted by count (batch_norm_gather_stats_with_counts). See 03-sync-batchnorm-training.py
+for the module itself, which needs GPUs.
 
 Run: torchrun --nproc_per_node=4 03-batchnorm.py   (ranks_twin.py next to this file)
-On CPUs (Gloo) it needs PyTorch 2.3 or newer, whose Gloo has all_gather_into_tensor.
 """
 import torch
 import torch.distributed as dist
@@ -47,9 +47,9 @@ local = normalize(mine, l_mean, l_var)
 # SyncBatchNorm as PyTorch does it: all-gather every rank's (mean, invstd, count), 2C + 1 values,
 # then merge them weighted by count, since counts can differ.
 own = torch.cat([l_mean, (l_var + eps).rsqrt(), torch.tensor([float(rows_of(r))], device=device)])
-gathered = torch.empty(n * own.numel(), device=device)
-dist.all_gather_into_tensor(gathered, own)
-rows = gathered.reshape(n, own.numel()).tolist()
+gathered = [torch.empty_like(own) for _ in range(n)]
+dist.all_gather(gathered, own)
+rows = [g.tolist() for g in gathered]
 mean, m2, count = [0.0] * features, [0.0] * features, 0.0
 for row in rows:
     c = row[2 * features]

@@ -1,6 +1,10 @@
 """PyTorch twin of 05-zero-ledger.ts: DDP and ZeRO-1/2/3 by hand on one flat parameter vector, with Adam. Each rank
 keeps a ledger of the bytes it holds between steps and counts the bytes it sends.
-(torch.distributed.optim.ZeroRedundancyOptimizer is ZeRO-1; FSDP2's fully_shard is ZeRO-3.)
+ZeRO-1 twice: with reduce-scatter + all-gather (DeepSpeed), and as PyTorch's ZeroRedundancyOptimizer does it
+(torch/distributed/optim/zero_redundancy_optimizer.py: DDP's all-reduce, then _sync_params broadcasts each rank's
+updated parameters from that rank). The real ZeroRedundancyOptimizer partitions whole parameters among ranks, so on
+this one flat vector it would give everything to one rank; the shard-by-hand version keeps the ledger comparable.
+FSDP2's fully_shard is ZeRO-3 (see 06-fsdp-units.py).
 
 Run: torchrun --nproc_per_node=4 05-zero-ledger.py   (ranks_twin.py next to this file)
 On CPUs (Gloo) it needs PyTorch 2.3 or newer, whose Gloo has reduce_scatter_tensor and all_gather_into_tensor.
@@ -47,6 +51,16 @@ def gather(part):
     return out
 
 
+def broadcast_from(src, t):
+    """The source sends D to each of the n − 1 others; over the n broadcasts of a step every rank sends (n−1)·D,
+    as much as a ring pipeline (each rank forwarding D to its neighbour) would."""
+    global sent
+    dist.broadcast(t, src=src)
+    if src == rank:
+        sent += (n - 1) * t.numel() * 4
+    return t
+
+
 def loss(w):
     return F.mse_loss(X @ w.reshape(psi, 1), y)
 
@@ -69,8 +83,9 @@ def adam(w, g, m, v, t):
     return w - step, m2, v2
 
 
-def train(stage, steps):
+def train(variant, steps):
     global sent
+    stage = 1 if variant == "1-torch" else variant
     before = sent
     full = stage < 3  # ZeRO-3 keeps only a shard of the parameters
     w = w0.clone() if full else mine(w0).clone()
@@ -81,6 +96,11 @@ def train(stage, steps):
         if stage == 0:
             g = all_reduce_avg(grad(w))
             w, m, v = adam(w, g, m, v, t)
+        elif variant == "1-torch":
+            g = all_reduce_avg(grad(w))  # DDP's full all-reduce
+            w_shard, m, v = adam(mine(w), mine(g), m, v, t)
+            # Every rank broadcasts the shard it updated; the others receive it.
+            w = torch.cat([broadcast_from(src, w_shard if src == rank else torch.zeros(shard, device=device)) for src in range(n)])
         elif stage < 3:
             local = grad(w)
             g_shard = reduce_scatter_avg(local)
@@ -95,7 +115,7 @@ def train(stage, steps):
     moved = (sent - before) / 4 / steps  # elements sent per step
     ledger = {"params": w.numel() * 4, "grads": g.numel() * 4, "optimizer": (m.numel() + v.numel()) * 4}
     total = sum(ledger.values())
-    label = "DDP   " if stage == 0 else f"ZeRO-{stage}"
+    label = {0: "DDP           ", 1: "ZeRO-1 (RS+AG)", "1-torch": "ZeRO-1 (AR+BC)", 2: "ZeRO-2        ", 3: "ZeRO-3        "}[variant]
     say(f"{label} holds {total} B = {fixed(total / psi, 2)} B/param "
         f"(params {ledger['params']}, grads {ledger['grads']}, optimizer {ledger['optimizer']}); "
         f"sends {fixed(moved / psi, 2)}Ψ per step")
@@ -103,8 +123,15 @@ def train(stage, steps):
 
 
 ddp = train(0, 3)
-results = [ddp, train(1, 3), train(2, 3), train(3, 3)]
+zero1, zero1_torch, zero2, zero3 = train(1, 3), train("1-torch", 3), train(2, 3), train(3, 3)
+results = [ddp, zero1, zero1_torch, zero2, zero3]
 max_diff = max((weights - ddp[1]).abs().max().item() for _, weights in results)
 say(f"rank {rank}: every stage reaches the same weights as DDP: {js_str(max_diff < 1e-5)}")
-say(f"ZeRO-3 / DDP communication: {fixed(results[3][0] / ddp[0], 2)}x")
+if ddp[0] == 0:
+    say("one rank sends nothing: pick 2 or more ranks to compare communication")
+else:
+    def ratio(result):
+        return f"{fixed(result[0] / ddp[0], 2)}x"
+    say(f"ZeRO-1 / DDP communication: {ratio(zero1)} with reduce-scatter + all-gather, {ratio(zero1_torch)} as ZeroRedundancyOptimizer (all-reduce + broadcast)")
+    say(f"ZeRO-3 / DDP communication: {ratio(zero3)}")
 finish()

@@ -1,11 +1,11 @@
 /**
  * The PyTorch names the twins may use, each checked against pytorch/pytorch on 2026-11-23 (file @ commit), so a twin
- * written for current PyTorch but not runnable on CI's torch 1.13 CPU (SyncBatchNorm) is still held to today's API.
+ * written for current PyTorch but not runnable on CI's torch 1.13 CPU (SyncBatchNorm, FSDP2) is still held to today's API.
  * CI's runs check the rest at run time.
  */
 export const PYTORCH_API: { names: string[]; source: string }[] = [
   {
-    names: ['dist.init_process_group', 'dist.destroy_process_group', 'dist.is_initialized', 'dist.is_nccl_available', 'dist.get_rank', 'dist.get_world_size', 'dist.new_group', 'dist.all_reduce', 'dist.broadcast', 'dist.reduce', 'dist.scatter', 'dist.gather', 'dist.barrier', 'dist.isend', 'dist.recv', 'dist.ReduceOp.SUM', 'dist.ReduceOp.MAX'],
+    names: ['dist.init_process_group', 'dist.destroy_process_group', 'dist.is_initialized', 'dist.is_nccl_available', 'dist.get_rank', 'dist.get_world_size', 'dist.new_group', 'dist.all_reduce', 'dist.all_gather', 'dist.broadcast', 'dist.reduce', 'dist.scatter', 'dist.gather', 'dist.barrier', 'dist.isend', 'dist.recv', 'dist.ReduceOp.SUM', 'dist.ReduceOp.MAX'],
     source: 'torch/distributed/distributed_c10d.py (public functions; ReduceOp from torch._C._distributed_c10d)',
   },
   {
@@ -17,12 +17,27 @@ export const PYTORCH_API: { names: string[]; source: string }[] = [
     source: 'torch/nn/modules/batchnorm.py @ 5c6695eeeec82353acf609f111efccf5281171c4 (SyncBatchNorm.forward accepts only cuda or PrivateUse1 inputs), torch/nn/modules/linear.py, container.py, activation.py',
   },
   {
+    names: ['torch.distributed.fsdp.fully_shard', 'FSDPModule.set_modules_to_forward_prefetch', 'FSDPModule.set_modules_to_backward_prefetch', 'DTensor.full_tensor'],
+    source: 'torch/distributed/fsdp/__init__.py (from ._fully_shard import FSDPModule, fully_shard, …), torch/distributed/fsdp/_fully_shard/_fully_shard.py (FSDPModule.set_modules_to_forward_prefetch / _backward_prefetch), torch/distributed/tensor/_api.py (DTensor.full_tensor); record_function names "FSDP::all_gather", "FSDP::post_forward", "FSDP::post_backward_reduce" in _fsdp_param_group.py / _fsdp_state.py',
+  },
+  {
+    names: ['torch.profiler.profile'],
+    source: 'torch/profiler/profiler.py (profile; events() gives FunctionEvent with name and time_range in µs)',
+  },
+  {
     names: ['torch.nn.parallel.DistributedDataParallel', 'torch.utils.data.distributed.DistributedSampler'],
     source: 'torch/nn/parallel/distributed.py (DistributedDataParallel(module, device_ids, broadcast_buffers, …)), torch/utils/data/distributed.py',
   },
 ];
 
-/** Every `dist.x`, `dist.ReduceOp.X`, `nn.X(.y)` a twin uses, and every `from torch… import Name` it makes. */
+/** Methods of FSDP2's module and tensor types a twin may call, by the class that defines them. */
+const TRACKED_METHODS: Record<string, string> = {
+  set_modules_to_forward_prefetch: 'FSDPModule',
+  set_modules_to_backward_prefetch: 'FSDPModule',
+  full_tensor: 'DTensor',
+};
+
+/** Every `dist.x`, `dist.ReduceOp.X`, `nn.X(.y)` and tracked method a twin uses, and every `from torch… import name` it makes. */
 export function pytorchNamesIn(source: string): string[] {
   const found = new Set<string>();
   const code = codeOnly(source);
@@ -30,8 +45,9 @@ export function pytorchNamesIn(source: string): string[] {
   for (const m of code.matchAll(/(?<![\w.])dist\.(\w+)/g)) if (m[1] !== 'ReduceOp') found.add(`dist.${m[1]}`);
   for (const m of code.matchAll(/(?<![\w.])nn\.(\w+)(?:\.(\w+))?/g)) found.add(m[2] && /^[a-z]/.test(m[2]) ? `nn.${m[1]}.${m[2]}` : `nn.${m[1]}`);
   for (const m of code.matchAll(/^from (torch[\w.]*) import ([\w, ]+?)(?: as \w+)?$/gm)) {
-    for (const name of m[2]!.split(',').map((s) => s.trim())) if (/^[A-Z]/.test(name)) found.add(`${m[1]}.${name}`);
+    for (const name of m[2]!.split(',').map((s) => s.trim())) found.add(`${m[1]}.${name}`);
   }
+  for (const m of code.matchAll(/\.(\w+)\(/g)) if (Object.hasOwn(TRACKED_METHODS, m[1]!)) found.add(`${TRACKED_METHODS[m[1]!]}.${m[1]}`);
   return [...found].sort();
 }
 

@@ -48,14 +48,21 @@ describe('PyTorch twins: one per playground, byte-compiled, names from the curre
     const unknown = twins.flatMap((t) => pytorchNamesIn(readFileSync(join(TWINS, t), 'utf8')).filter((n) => !allowed.has(n)).map((n) => `${t}: ${n}`));
     expect(unknown).toEqual([]);
     // The extractor itself finds what it should (so the check above cannot pass by finding nothing).
-    expect(pytorchNamesIn(readFileSync(join(TWINS, '06-sync-batchnorm.py'), 'utf8'))).toEqual(expect.arrayContaining(['nn.SyncBatchNorm.convert_sync_batchnorm', 'torch.nn.parallel.DistributedDataParallel']));
-    expect(pytorchNamesIn('dist.all_reduce(t, op=dist.ReduceOp.AVG)  # dist.not_me\nprint("dist.nor_me", f"{dist.get_rank()}")\nfrom torch.distributed.fsdp import fully_shard, FSDPModule')).toEqual(['dist.ReduceOp.AVG', 'dist.all_reduce', 'dist.get_rank', 'torch.distributed.fsdp.FSDPModule']);
+    expect(pytorchNamesIn(readFileSync(join(TWINS, '06-fsdp-units.py'), 'utf8'))).toEqual(expect.arrayContaining(['torch.distributed.fsdp.fully_shard', 'FSDPModule.set_modules_to_forward_prefetch', 'DTensor.full_tensor']));
+    expect(pytorchNamesIn(readFileSync(join(TWINS, '03-sync-batchnorm-training.py'), 'utf8'))).toEqual(expect.arrayContaining(['nn.SyncBatchNorm.convert_sync_batchnorm', 'torch.nn.parallel.DistributedDataParallel']));
+    expect(pytorchNamesIn('dist.all_reduce(t, op=dist.ReduceOp.AVG)  # dist.not_me\nprint("dist.nor_me", f"{dist.get_rank()}")\nfrom torch.distributed.fsdp import fully_shard, FSDPModule')).toEqual(['dist.ReduceOp.AVG', 'dist.all_reduce', 'dist.get_rank', 'torch.distributed.fsdp.FSDPModule', 'torch.distributed.fsdp.fully_shard']);
   });
 
-  it('twins that need GPUs say so where the page and the tests read it', () => {
+  it('twins CI cannot run say what they need where the page reads it, and only those are left out of the runs', () => {
+    const staticOnly = TWIN_CASES.filter((c) => c.staticOnly).map((c) => c.playground.replace(/\.ts$/, '.py')).sort();
+    expect(staticOnly).toEqual(['03-sync-batchnorm-training.py', '06-fsdp-units.py']);
+    // src/lib/playground/twinSource.ts shows this line on the page as the twin's requirement.
+    const requirement = /^(Needs CUDA GPUs:.*|On CPUs \(Gloo\) it needs.*)$/m;
+    for (const t of staticOnly) expect(readFileSync(join(TWINS, t), 'utf8'), t).toMatch(requirement);
+    expect(readFileSync(join(TWINS, '03-sync-batchnorm-training.py'), 'utf8')).toContain('require_cuda("SyncBatchNorm"');
+    expect(readFileSync(join(TWINS, '06-fsdp-units.py'), 'utf8')).toMatch(/^On CPUs \(Gloo\) it needs PyTorch 2\.6 or newer, as on GPUs/m);
     const gpu = twins.filter((t) => /^Needs CUDA GPUs/m.test(readFileSync(join(TWINS, t), 'utf8')));
-    expect(gpu).toEqual(['06-sync-batchnorm.py']);
-    expect(readFileSync(join(TWINS, '06-sync-batchnorm.py'), 'utf8')).toContain('require_cuda("SyncBatchNorm"');
+    expect(gpu).toEqual(['03-sync-batchnorm-training.py']);
   });
 
   it('the line comparison catches changed text, a number out of tolerance and a missing line, and masks timings', () => {

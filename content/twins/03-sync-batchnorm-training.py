@@ -1,7 +1,7 @@
-"""PyTorch twin of 06-sync-batchnorm.ts: with per-rank BatchNorm statistics DDP drifts from one device;
-nn.SyncBatchNorm all-reduces the statistics and lands on the single-device weights.
+"""PyTorch twin of 03-sync-batchnorm-training.ts: with per-rank BatchNorm statistics DDP drifts from one device;
+nn.SyncBatchNorm all-gathers every rank's statistics and lands on the single-device weights.
 
-Run: torchrun --nproc_per_node=4 06-sync-batchnorm.py   (ranks_twin.py next to this file)
+Run: torchrun --nproc_per_node=4 03-sync-batchnorm-training.py   (ranks_twin.py next to this file)
 Needs CUDA GPUs: SyncBatchNorm.forward accepts only GPU (or PrivateUse1) tensors, in PyTorch 1.13 and today.
 """
 import torch

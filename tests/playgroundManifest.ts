@@ -65,6 +65,8 @@ async function chapterScope(chapter: string): Promise<Record<string, unknown>> {
     }
   }
   for (const m of mdx.matchAll(/^export const (\w+) = (\d+);$/gm)) scope[m[1]!] = Number(m[2]);
+  // Small object literals of numbers, e.g. `export const transformer = { batch: 8, world: 4 };`.
+  for (const m of mdx.matchAll(/^export const (\w+) = (\{(?:\s*\w+:\s*[\d.]+\s*,?)*\s*\});$/gm)) scope[m[1]!] = new Function(`return (${m[2]});`)() as unknown;
   return scope;
 }
 

@@ -100,7 +100,9 @@ describe('import layers', () => {
 
   it('the runtime never imports the site, the book or Astro', () => {
     const outward = edges.filter((e) => e.to.startsWith('../') || e.to === 'astro');
-    expect(outward.filter((e) => e.to !== '../node_modules').map(show)).toEqual([]);
+    // The one exception is data, not code: `npm run ranks -- twin` prints a twin's Python text from content/twins/.
+    const readsTwinText = (e: Edge) => e.file.endsWith(join('cli', 'twin-command.ts')) && e.spec === '../../content/twins/';
+    expect(outward.filter((e) => e.to !== '../node_modules' && !readsTwinText(e)).map(show)).toEqual([]);
   });
 
   it('the site reaches the runtime through its public faces only: the contract, the cluster, the rank module', () => {

@@ -1,4 +1,5 @@
-import { transform } from 'sucrase';
+import { transform } from 'sucrase/dist/index.js';
+import { findImports } from './import-check.ts';
 
 /** Name the reader's program carries in stack traces, so runtime errors can be mapped to its lines. */
 export const PROGRAM_URL = 'reader-program.ts';
@@ -17,8 +18,6 @@ export class CompileError extends Error {
 /** Modules a program may import; anything else is a compile error, reported before any rank starts. */
 export const ALLOWED_IMPORTS = ['@tensorflow/tfjs', 'ranks'] as const;
 
-const IMPORT_RE = /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|(?:^|[\s;])import\s*['"]([^'"]+)['"]|\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g;
-
 /**
  * Turns the reader's TypeScript (ES module, top-level await) into the body of an async function
  * taking `require`, `exports` and `module`. Sucrase keeps every line where it was, so line numbers in
@@ -26,15 +25,6 @@ const IMPORT_RE = /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|
  */
 export function compileProgram(source: string, checks?: string): string {
   const full = checks ? `${source}\n;\n${checks}` : source;
-  for (const [i, line] of full.split('\n').entries()) {
-    for (const m of line.matchAll(IMPORT_RE)) {
-      const spec = m[1] ?? m[2] ?? m[3];
-      if (spec && !(ALLOWED_IMPORTS as readonly string[]).includes(spec)) {
-        const where = i + 1 > source.split('\n').length ? ' (in the exercise checks)' : '';
-        throw new CompileError(`Cannot import '${spec}'${where}: a playground program can import only ${ALLOWED_IMPORTS.map((s) => `'${s}'`).join(' and ')}`, i + 1, (m.index ?? 0) + 1);
-      }
-    }
-  }
   let code: string;
   try {
     code = transform(full, { transforms: ['typescript', 'imports'], production: true, filePath: PROGRAM_URL }).code;
@@ -43,6 +33,13 @@ export function compileProgram(source: string, checks?: string): string {
     // Sucrase reports "Error transforming <file>: <message> (line:column)", both 1-based.
     const message = err.message.replace(/^Error transforming [^:]*:\s*/, '').replace(/\s*\(\d+:\d+\)\s*$/, '');
     throw new CompileError(`Syntax error: ${message}`, err.loc?.line, err.loc?.column);
+  }
+  const allowed = ALLOWED_IMPORTS.map((s) => `'${s}'`).join(' and ');
+  for (const { spec, line, column } of findImports(full)) {
+    if (spec !== null && (ALLOWED_IMPORTS as readonly string[]).includes(spec)) continue;
+    const where = line > source.split('\n').length ? ' (in the exercise checks)' : '';
+    const what = spec === null ? 'import() with a computed name' : `import '${spec}'`;
+    throw new CompileError(`Cannot ${what}${where}: a playground program can import only ${allowed}`, line, column);
   }
   return `${code}\n//# sourceURL=${PROGRAM_URL}`;
 }

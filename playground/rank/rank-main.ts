@@ -3,7 +3,7 @@ import { createDist, type RankDist } from '../collectives/create-dist.ts';
 import type { ClusterEvent, TraceEvent } from '../cluster/protocol.ts';
 import { instantiateProgram, programLocation } from './compile.ts';
 import { setCurrentDist } from './current-dist.ts';
-import { formatLogArgs, formatLogArgsNow } from './format-log.ts';
+import { captureLogArgs, formatLogArgs, formatLogArgsNow } from './format-log.ts';
 import * as ranksModule from './ranks-module.ts';
 import type { BackendPlatform, RankStart } from './rank-protocol.ts';
 
@@ -22,8 +22,9 @@ export async function runRank(start: RankStart, platform: BackendPlatform): Prom
     const text = pendingLogs === 0 ? formatLogArgsNow(args, tf) : undefined;
     if (text !== undefined) return emit({ type: 'log', rank, level, text, time });
     pendingLogs++;
+    const captured = captureLogArgs(args, tf);
     logChain = logChain
-      .then(async () => emit({ type: 'log', rank, level, text: await formatLogArgs(args, tf), time }))
+      .then(async () => emit({ type: 'log', rank, level, text: await formatLogArgs(captured, tf), time }))
       .catch(() => {})
       .finally(() => { pendingLogs--; });
   };

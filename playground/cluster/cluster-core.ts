@@ -1,6 +1,7 @@
 import * as Comlink from 'comlink';
 import { abortSharedWorld, createSharedWorld } from '../collectives/shared-world.ts';
 import { compileProgram, CompileError } from '../rank/compile.ts';
+import { createLogCounters, logMessageTaken } from '../rank/log-pacer.ts';
 import type { RankApi } from '../rank/rank-protocol.ts';
 import type { ClusterEvent, RunningCluster, RunOptions, RunResult } from './protocol.ts';
 
@@ -40,6 +41,7 @@ export function startClusterOn(platform: WorkerPlatform, options: RunOptions, on
   }
 
   const world = createSharedWorld(worldSize);
+  const logCounters = createLogCounters(worldSize);
   const workers: RankWorker[] = [];
   const exited = new Map<number, boolean>();
   let settle!: (r: RunResult) => void;
@@ -81,9 +83,13 @@ export function startClusterOn(platform: WorkerPlatform, options: RunOptions, on
     const worker = platform.spawn(rank, crash);
     workers.push(worker);
     const channel = new MessageChannel();
-    channel.port1.addEventListener('message', (m: MessageEvent) => forward(m.data as ClusterEvent));
+    channel.port1.addEventListener('message', (m: MessageEvent) => {
+      if (!Array.isArray(m.data)) return forward(m.data as ClusterEvent);
+      logMessageTaken(logCounters, rank); // a batch of log lines (see log-pacer.ts)
+      for (const e of m.data as ClusterEvent[]) forward(e);
+    });
     channel.port1.start();
-    worker.api.run(Comlink.transfer({ world, rank, js, backend, runStart, events: channel.port2 }, [channel.port2])).catch((e: unknown) => {
+    worker.api.run(Comlink.transfer({ world, rank, js, backend, runStart, logCounters, events: channel.port2 }, [channel.port2])).catch((e: unknown) => {
       if (!finished) crash(e instanceof Error ? e.message : String(e));
     });
   }

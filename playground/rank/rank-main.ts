@@ -4,6 +4,7 @@ import type { ClusterEvent, TraceEvent } from '../cluster/protocol.ts';
 import { instantiateProgram, programLocation } from './compile.ts';
 import { setCurrentDist } from './current-dist.ts';
 import { captureLogArgs, formatLogArgs, formatLogArgsNow } from './format-log.ts';
+import { LogPacer } from './log-pacer.ts';
 import * as ranksModule from './ranks-module.ts';
 import type { BackendPlatform, RankStart } from './rank-protocol.ts';
 
@@ -13,7 +14,12 @@ const LEVELS = ['log', 'info', 'warn', 'error'] as const;
 export async function runRank(start: RankStart, platform: BackendPlatform): Promise<void> {
   const { rank, events } = start;
   const now = () => performance.timeOrigin + performance.now() - start.runStart;
-  const emit = (e: ClusterEvent) => events.postMessage(e);
+  const pacer = new LogPacer(start.logCounters, rank, (lines) => events.postMessage(lines));
+  const emit = (e: ClusterEvent) => {
+    if (e.type === 'log') return pacer.push(e);
+    pacer.flush();
+    events.postMessage(e);
+  };
   // Logs format asynchronously (tensors are read with data()); a chain keeps them in call order.
   let logChain: Promise<void> = Promise.resolve();
   let pendingLogs = 0;

@@ -7,6 +7,22 @@ const LEFT = 56;
 const fmtBytes = (b: number) => (b >= 1 << 20 ? `${(b / (1 << 20)).toFixed(1)} MiB` : b >= 1024 ? `${(b / 1024).toFixed(1)} KiB` : `${b} B`);
 const fmtMs = (ms: number) => (ms >= 1 ? `${ms.toFixed(2)} ms` : `${(ms * 1000).toFixed(0)} µs`);
 
+/** Trace events a run keeps for its timeline; a long training loop traces far more than a page can draw. */
+export const MAX_TIMELINE_EVENTS = 10_000;
+
+/** Keeps the first MAX_TIMELINE_EVENTS trace events of a run and counts the rest. */
+export class TraceBuffer {
+  readonly kept: TraceEvent[] = [];
+  total = 0;
+  add(events: TraceEvent[]): void {
+    this.total += events.length;
+    for (const e of events) {
+      if (this.kept.length >= MAX_TIMELINE_EVENTS) break;
+      this.kept.push(e);
+    }
+  }
+}
+
 function el<K extends keyof SVGElementTagNameMap>(name: K, attrs: Record<string, string | number>): SVGElementTagNameMap[K] {
   const node = document.createElementNS(SVG, name);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
@@ -17,7 +33,7 @@ function el<K extends keyof SVGElementTagNameMap>(name: K, attrs: Record<string,
  * Draws a run's collective trace: one lane per rank, each collective (or ring step) a bar from its
  * start to its end, coloured by kind; hovering or focusing a bar shows kind, bytes and duration.
  */
-export function renderTimeline(container: HTMLElement, trace: TraceEvent[], worldSize: number): void {
+export function renderTimeline(container: HTMLElement, trace: TraceEvent[], worldSize: number, total = trace.length): void {
   container.replaceChildren();
   if (trace.length === 0) {
     const p = document.createElement('p');
@@ -26,8 +42,13 @@ export function renderTimeline(container: HTMLElement, trace: TraceEvent[], worl
     container.append(p);
     return;
   }
-  const t0 = Math.min(...trace.map((e) => e.start));
-  const t1 = Math.max(...trace.map((e) => e.end));
+  // A loop, not Math.min(...spread): a spread of 100 k arguments overflows the call stack.
+  let t0 = Infinity;
+  let t1 = -Infinity;
+  for (const e of trace) {
+    t0 = Math.min(t0, e.start);
+    t1 = Math.max(t1, e.end);
+  }
   const span = Math.max(t1 - t0, 1e-3);
   const width = 640;
   const height = worldSize * LANE + 24;
@@ -70,4 +91,11 @@ export function renderTimeline(container: HTMLElement, trace: TraceEvent[], worl
     legend.append(item);
   }
   container.append(svg, legend);
+  if (total > trace.length) {
+    const note = document.createElement('p');
+    note.className = 'pg-timeline-note';
+    note.setAttribute('role', 'note');
+    note.textContent = `This run traced ${total.toLocaleString('en')} collective steps; the timeline draws the first ${trace.length.toLocaleString('en')} (up to ${fmtMs(t1 - t0)}) so the page stays responsive.`;
+    container.prepend(note);
+  }
 }

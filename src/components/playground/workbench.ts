@@ -1,9 +1,9 @@
-import type { ClusterEvent, RunningCluster, TraceEvent } from '../../../playground/cluster/protocol.ts';
+import type { ClusterEvent, RunningCluster } from '../../../playground/cluster/protocol.ts';
 import { createEditor, type PlaygroundEditor } from './monacoEditor.ts';
 import { OutputView } from './outputView.ts';
 import { saveEdits } from './savedEdits.ts';
 import { shareUrl } from './shareLink.ts';
-import { renderTimeline } from './timelineView.ts';
+import { renderTimeline, TraceBuffer } from './timelineView.ts';
 
 export interface WorkbenchConfig {
   id: string;
@@ -100,7 +100,7 @@ export async function createWorkbench(root: HTMLElement, cfg: WorkbenchConfig): 
     runButton.disabled = true;
     stopButton.disabled = false;
     const marks: { line: number; column?: number; message: string }[] = [];
-    const trace: TraceEvent[] = [];
+    const trace = new TraceBuffer();
     cfg.setStatus(`Starting ${worldSize} rank${worldSize === 1 ? '' : 's'}…`);
     let started = false;
     try {
@@ -110,7 +110,7 @@ export async function createWorkbench(root: HTMLElement, cfg: WorkbenchConfig): 
           started = true;
           cfg.setStatus(`Running on ${worldSize} rank${worldSize === 1 ? '' : 's'}…`);
         }
-        if (e.type === 'trace') trace.push(...e.events);
+        if (e.type === 'trace') trace.add(e.events);
         if (e.type === 'error' && e.line) {
           marks.push({ line: e.line, column: e.column, message: `rank ${e.rank}: ${e.message}` });
           editor.markErrors(marks);
@@ -137,7 +137,7 @@ export async function createWorkbench(root: HTMLElement, cfg: WorkbenchConfig): 
       const logs = Array.from({ length: worldSize }, (_, r) => output.text(r).split('\n').filter(Boolean));
       root.dispatchEvent(new CustomEvent('ranks:run', { bubbles: true, detail: { result, logs } }));
       if (result.reason !== 'compile-error') {
-        renderTimeline(timeline.querySelector('.pg-timeline-body')!, trace, worldSize);
+        renderTimeline(timeline.querySelector('.pg-timeline-body')!, trace.kept, worldSize, trace.total);
         timeline.hidden = false;
       }
     } catch (e) {

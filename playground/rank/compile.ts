@@ -19,9 +19,10 @@ export class CompileError extends Error {
 export const ALLOWED_IMPORTS = ['@tensorflow/tfjs', 'ranks'] as const;
 
 /**
- * Turns the reader's TypeScript (ES module, top-level await) into the body of an async function
- * taking `require`, `exports` and `module`. Sucrase keeps every line where it was, so line numbers in
- * errors are the reader's own. `checks` (exercise tests) run after the program, in its scope.
+ * Turns the reader's TypeScript (ES module, top-level await) into an ES module whose default export
+ * is an async function taking `require`, `exports` and `module`. Sucrase keeps every line where it
+ * was and the wrapper adds none, so line numbers in errors are the reader's own. `checks` (exercise
+ * tests) run after the program, in its scope.
  */
 export function compileProgram(source: string, checks?: string): string {
   const full = checks ? `${source}\n;\n${checks}` : source;
@@ -41,28 +42,26 @@ export function compileProgram(source: string, checks?: string): string {
     const what = spec === null ? 'import() with a computed name' : `import '${spec}'`;
     throw new CompileError(`Cannot ${what}${where}: a playground program can import only ${allowed}`, line, column);
   }
-  return `${code}\n//# sourceURL=${PROGRAM_URL}`;
+  return `export default async function (require, exports, module) {${code}\n}\n//# sourceURL=${PROGRAM_URL}`;
 }
 
 type ProgramFunction = (require: (spec: string) => unknown, exports: object, module: { exports: object }) => Promise<void>;
-const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (...args: string[]) => ProgramFunction;
 
-/** Builds the program's function; line numbers of its stack frames are offset by the wrapper header. */
-export function instantiateProgram(js: string): ProgramFunction {
-  return new AsyncFunction('require', 'exports', 'module', js);
-}
-
-let headerLines: number | undefined;
-/** Lines the Function constructor adds before the body (engine-specific; measured once). */
-function functionHeaderLines(): number {
-  if (headerLines !== undefined) return headerLines;
-  try {
-    new Function(`throw new Error('probe')\n//# sourceURL=ranks-probe.js`)();
-  } catch (e) {
-    const m = /ranks-probe\.js:(\d+)/.exec(String((e as Error).stack));
-    headerLines = m ? Number(m[1]) - 1 : 2;
+/**
+ * Loads the compiled program as a module: a blob: URL in a browser worker, a data: URL in Node.
+ * Importing a module needs no 'unsafe-eval', so the site's CSP can refuse eval and new Function.
+ */
+export async function loadProgram(moduleText: string): Promise<ProgramFunction> {
+  if (typeof Blob !== 'undefined' && typeof URL.createObjectURL === 'function' && !(globalThis as { process?: unknown }).process) {
+    const url = URL.createObjectURL(new Blob([moduleText], { type: 'text/javascript' }));
+    try {
+      return ((await import(/* @vite-ignore */ url)) as { default: ProgramFunction }).default;
+    } finally {
+      URL.revokeObjectURL(url);
+    }
   }
-  return headerLines ?? 2;
+  const url = `data:text/javascript;charset=utf-8,${encodeURIComponent(moduleText)}`;
+  return ((await import(/* @vite-ignore */ url)) as { default: ProgramFunction }).default;
 }
 
 /** Line and column in the reader's source where `error` was thrown, if its stack passes through the program. */
@@ -71,5 +70,5 @@ export function programLocation(error: unknown): { line: number; column: number 
   if (typeof stack !== 'string') return undefined;
   const m = new RegExp(`${PROGRAM_URL.replace('.', '\\.')}:(\\d+):(\\d+)`).exec(stack);
   if (!m) return undefined;
-  return { line: Number(m[1]) - functionHeaderLines(), column: Number(m[2]) };
+  return { line: Number(m[1]), column: Number(m[2]) };
 }

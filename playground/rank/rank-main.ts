@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { createDist, type RankDist } from '../collectives/create-dist.ts';
 import type { ClusterEvent, TraceEvent } from '../cluster/protocol.ts';
-import { instantiateProgram, programLocation } from './compile.ts';
+import { loadProgram, programLocation } from './compile.ts';
 import { setCurrentDist } from './current-dist.ts';
 import { captureLogArgs, formatLogArgs, formatLogArgsNow } from './format-log.ts';
 import { LogPacer } from './log-pacer.ts';
@@ -64,7 +64,7 @@ export async function runRank(start: RankStart, platform: BackendPlatform): Prom
       if (!(spec in modules)) throw new Error(`Cannot import '${spec}': only '@tensorflow/tfjs' and 'ranks' are available`);
       return modules[spec];
     };
-    const program = instantiateProgram(start.js);
+    const program = await loadProgram(start.js);
     const module = { exports: {} };
     await program(require, module.exports, module);
     ok = true;

@@ -1,8 +1,9 @@
-// Serves a built site with the same cross-origin-isolation headers as `astro preview`,
+// Serves a built site with the same headers (isolation, CSP) as `astro preview`,
 // so e2e tests see exactly what a static host configured from public/_headers serves.
 import { createServer } from 'node:http';
 import { createReadStream, statSync } from 'node:fs';
 import { extname, join, normalize, resolve } from 'node:path';
+import { siteHeaders } from '../../src/lib/site/hostHeaders.mjs';
 
 const root = resolve(process.argv[2] ?? 'dist');
 const port = Number(process.argv[3] ?? 4399);
@@ -15,11 +16,8 @@ const types = {
   '.woff2': 'font/woff2', '.woff': 'font/woff', '.ttf': 'font/ttf', '.wasm': 'application/wasm', '.txt': 'text/plain; charset=utf-8',
   '.ts': 'text/plain; charset=utf-8', '.map': 'application/json',
 };
-const isolation = {
-  'Cross-Origin-Opener-Policy': 'same-origin',
-  'Cross-Origin-Embedder-Policy': 'require-corp',
-  'Cross-Origin-Resource-Policy': 'same-origin',
-};
+// --no-isolation also drops the CSP: such a host sends no headers at all.
+const isolation = siteHeaders;
 
 function resolveFile(urlPath) {
   const clean = normalize(decodeURIComponent(urlPath.split('?')[0])).replace(/^(\.\.[/\\])+/, '');

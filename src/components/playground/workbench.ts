@@ -45,6 +45,10 @@ export async function createWorkbench(root: HTMLElement, cfg: WorkbenchConfig): 
   host.style.height = `${Math.min(32, Math.max(10, lines * 1.2 + 1.5))}rem`;
 
   let running: RunningCluster | undefined;
+  let saveFailed = false;
+  // One run per playground: set from the first moment of run() (the runtime import is async), cleared when it ends.
+  let active = false;
+  let stopRequested = false;
   const stopButton = button('Stop', '■ Stop', 'pg-stop');
   const resetButton = button('Reset', 'Reset', 'pg-secondary');
   const shareButton = button('Share', 'Share', 'pg-secondary');
@@ -59,8 +63,10 @@ export async function createWorkbench(root: HTMLElement, cfg: WorkbenchConfig): 
   const editor = await createEditor(host, cfg.code, {
     label: `${cfg.title}: playground code editor. Ctrl+Enter or Cmd+Enter runs it.`,
     onChange(code) {
-      saveEdits(cfg.id, code, cfg.original);
+      const saved = saveEdits(cfg.id, code, cfg.original);
       cfg.setEdited(code !== cfg.original);
+      if (!saved && !saveFailed) cfg.setStatus('Your edits are not being saved: this browser refused to store them (its storage for this site is full or disabled), so a reload loses them. Share makes a link that keeps them.');
+      saveFailed = !saved;
     },
     onRun: () => void run(),
   });
@@ -86,10 +92,16 @@ export async function createWorkbench(root: HTMLElement, cfg: WorkbenchConfig): 
         : `Could not make a link: ${(e as Error).message}`);
     }
   });
-  stopButton.addEventListener('click', () => running?.stop());
+  const stop = () => {
+    stopRequested = active;
+    running?.stop();
+  };
+  stopButton.addEventListener('click', stop);
 
   async function run(): Promise<void> {
-    if (running) return;
+    if (active) return;
+    active = true;
+    stopRequested = false;
     const worldSize = Number(worldSelect.value);
     const code = editor.getCode();
     output.root.hidden = false;
@@ -117,6 +129,7 @@ export async function createWorkbench(root: HTMLElement, cfg: WorkbenchConfig): 
         }
         output.add(e);
       });
+      if (stopRequested) running.stop();
       const result = await running.done;
       const secs = `${(result.durationMs / 1000).toFixed(2)} s`;
       if (result.reason === 'compile-error' && result.error) {
@@ -145,10 +158,11 @@ export async function createWorkbench(root: HTMLElement, cfg: WorkbenchConfig): 
       cfg.setStatus('Could not start the ranks.');
     } finally {
       running = undefined;
+      active = false;
       runButton.disabled = false;
       stopButton.disabled = true;
     }
   }
 
-  return { run, stop: () => running?.stop(), editor, output };
+  return { run, stop, editor, output };
 }

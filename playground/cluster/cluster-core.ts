@@ -2,6 +2,7 @@ import * as Comlink from 'comlink';
 import { abortSharedWorld, createSharedWorld } from '../collectives/shared-world.ts';
 import { compileProgram, CompileError } from '../rank/compile.ts';
 import { createLogCounters, logMessageTaken } from '../rank/log-pacer.ts';
+import { tensorBudgetPerRank } from '../rank/memory-budget.ts';
 import type { RankApi } from '../rank/rank-protocol.ts';
 import type { ClusterEvent, RunningCluster, RunOptions, RunResult } from './protocol.ts';
 
@@ -89,7 +90,7 @@ export function startClusterOn(platform: WorkerPlatform, options: RunOptions, on
       for (const e of m.data as ClusterEvent[]) forward(e);
     });
     channel.port1.start();
-    worker.api.run(Comlink.transfer({ world, rank, js, backend, runStart, logCounters, events: channel.port2 }, [channel.port2])).catch((e: unknown) => {
+    worker.api.run(Comlink.transfer({ world, rank, js, backend, runStart, logCounters, tensorBudgetBytes: tensorBudgetPerRank(worldSize, options.tensorBudgetBytes), events: channel.port2 }, [channel.port2])).catch((e: unknown) => {
       if (!finished) crash(e instanceof Error ? e.message : String(e));
     });
   }

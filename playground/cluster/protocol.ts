@@ -16,6 +16,8 @@ export interface RunOptions {
   timeoutMs?: number;
   /** Code appended after the reader's program on every rank (exercise checks). */
   checks?: string;
+  /** Tensor bytes the whole run may hold, shared by its ranks; default 2 GiB (see rank/memory-budget.ts). */
+  tensorBudgetBytes?: number;
 }
 
 /** One collective step, recorded by the runtime so the page can draw a timeline. */

@@ -5,6 +5,7 @@ import { loadProgram, programLocation } from './compile.ts';
 import { setCurrentDist } from './current-dist.ts';
 import { captureLogArgs, formatLogArgs, formatLogArgsNow } from './format-log.ts';
 import { LogPacer } from './log-pacer.ts';
+import { enforceTensorBudget, MemoryBudgetError } from './memory-budget.ts';
 import * as ranksModule from './ranks-module.ts';
 import type { BackendPlatform, RankStart } from './rank-protocol.ts';
 
@@ -55,6 +56,11 @@ export async function runRank(start: RankStart, platform: BackendPlatform): Prom
       return picked;
     });
     emit({ type: 'backend', rank, backend: chosen.backend, ...(chosen.reason ? { reason: chosen.reason } : {}) });
+    // Over budget, the rank reports and exits at once: a catch in the program cannot keep it running.
+    enforceTensorBudget(tf, rank, start.tensorBudgetBytes, (error) => {
+      fail(error);
+      emit({ type: 'exit', rank, ok: false, time: now() });
+    });
     dist = await createDist(start.world, rank, { tf, backend: chosen.backend, now, onTrace: (e) => { trace.push(e); if (trace.length >= 256) flushTrace(); } });
     setCurrentDist(dist);
     for (const level of LEVELS) console[level] = (...args: unknown[]) => log(level, args);
@@ -69,7 +75,7 @@ export async function runRank(start: RankStart, platform: BackendPlatform): Prom
     await program(require, module.exports, module);
     ok = true;
   } catch (error) {
-    fail(error);
+    if (!(error instanceof MemoryBudgetError)) fail(error); // already reported when the budget tripped
   }
   await logChain;
   flushTrace();

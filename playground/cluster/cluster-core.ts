@@ -1,5 +1,5 @@
 import * as Comlink from 'comlink';
-import { abortSharedWorld, createSharedWorld } from '../collectives/shared-world.ts';
+import { abortSharedWorld, createSharedWorld, type SharedWorld } from '../collectives/shared-world.ts';
 import { compileProgram, CompileError } from '../rank/compile.ts';
 import { createLogCounters, logMessageTaken } from '../rank/log-pacer.ts';
 import { tensorBudgetPerRank } from '../rank/memory-budget.ts';
@@ -41,9 +41,12 @@ export function startClusterOn(platform: WorkerPlatform, options: RunOptions, on
     return { done: Promise.resolve({ ok: false, reason: 'compile-error', error, durationMs: elapsed() }), stop() {} };
   }
 
-  const world = createSharedWorld(worldSize);
+  // `let`: a finished run drops its shared memory and the page's handler, whatever still holds these closures.
+  let world: SharedWorld | undefined = createSharedWorld(worldSize);
+  const shared = world;
   const logCounters = createLogCounters(worldSize);
   const workers: RankWorker[] = [];
+  const ports: MessagePort[] = [];
   const exited = new Map<number, boolean>();
   let settle!: (r: RunResult) => void;
   let finished = false;
@@ -54,6 +57,11 @@ export function startClusterOn(platform: WorkerPlatform, options: RunOptions, on
     finished = true;
     clearTimeout(timer);
     for (const w of workers) w.terminate();
+    for (const p of ports) p.close(); // a started port with a listener lives until closed, and holds this run
+    workers.length = 0;
+    ports.length = 0;
+    world = undefined;
+    onEvent = () => {};
     const ok = reason === 'finished' && [...exited.values()].every(Boolean);
     settle({ ok, reason: reason === 'finished' && !ok ? 'error' : reason, ...(error ? { error } : {}), durationMs: elapsed() });
   };
@@ -61,7 +69,7 @@ export function startClusterOn(platform: WorkerPlatform, options: RunOptions, on
     if (exited.has(rank)) return;
     exited.set(rank, ok);
     // A failed rank poisons the world so peers blocked in collectives fail now, not at their watchdog.
-    if (!ok) abortSharedWorld(world, `rank ${rank} failed`);
+    if (!ok && world) abortSharedWorld(world, `rank ${rank} failed`);
     if (exited.size === worldSize) finish('finished');
   };
   const forward = (e: ClusterEvent) => {
@@ -90,7 +98,8 @@ export function startClusterOn(platform: WorkerPlatform, options: RunOptions, on
       for (const e of m.data as ClusterEvent[]) forward(e);
     });
     channel.port1.start();
-    worker.api.run(Comlink.transfer({ world, rank, js, backend, runStart, logCounters, tensorBudgetBytes: tensorBudgetPerRank(worldSize, options.tensorBudgetBytes), events: channel.port2 }, [channel.port2])).catch((e: unknown) => {
+    ports.push(channel.port1);
+    worker.api.run(Comlink.transfer({ world: shared, rank, js, backend, runStart, logCounters, tensorBudgetBytes: tensorBudgetPerRank(worldSize, options.tensorBudgetBytes), events: channel.port2 }, [channel.port2])).catch((e: unknown) => {
       if (!finished) crash(e instanceof Error ? e.message : String(e));
     });
   }

@@ -3,14 +3,14 @@ import type { ClusterEvent } from '../../../playground/cluster/protocol.ts';
 type Line = { rank: number; time: number; text: string; kind: 'log' | 'warn' | 'error'; line?: number; column?: number };
 
 /** Lines a rank's pane keeps on screen; older ones leave the page (the download keeps them). */
-export const MAX_PANE_LINES = 300;
+export const MAX_PANE_LINES = 200;
 /** Lines the combined view keeps on screen. */
 export const MAX_COMBINED_LINES = 600;
 /** Lines of each rank kept for the download and for grading; a flood beyond this is counted, not kept. */
 export const MAX_LOG_LINES = 100_000;
 
 /** Shortest gap between two redraws: a flood is redrawn a few times a second, not every frame. */
-const REDRAW_MS = 150;
+const REDRAW_MS = 250;
 
 const fmtCount = (n: number) => n.toLocaleString('en');
 const byTime = (a: Line, b: Line) => a.time - b.time || a.rank - b.rank;

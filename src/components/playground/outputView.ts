@@ -152,6 +152,13 @@ export class OutputView {
     this.frame ||= requestAnimationFrame(() => this.flushWhenDue());
   }
 
+  /** Draws whatever is still waiting for a frame (the run ended: the panes must be final now). */
+  flushNow(): void {
+    if (!this.frame) return;
+    cancelAnimationFrame(this.frame);
+    this.flush();
+  }
+
   private flushWhenDue(): void {
     if (performance.now() - this.lastFlush < REDRAW_MS) {
       this.frame = requestAnimationFrame(() => this.flushWhenDue());

@@ -131,6 +131,7 @@ export async function createWorkbench(root: HTMLElement, cfg: WorkbenchConfig): 
       });
       if (stopRequested) running.stop();
       const result = await running.done;
+      output.flushNow();
       const secs = `${(result.durationMs / 1000).toFixed(2)} s`;
       if (result.reason === 'compile-error' && result.error) {
         const at = result.error.line ? ` (line ${result.error.line}${result.error.column ? `, column ${result.error.column}` : ''})` : '';

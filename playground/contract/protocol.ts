@@ -88,6 +88,8 @@ export interface RunOptions {
   timeoutMs?: number;
   /** Code appended after the reader's program on every rank (exercise checks). */
   checks?: string;
+  /** Tensor bytes the whole run may hold, shared by its ranks; default 2 GiB (see rank/memory-budget.ts). */
+  tensorBudgetBytes?: number;
 }
 
 export const RUN_END_REASONS = ['finished', 'stopped', 'timeout', 'error', 'compile-error'] as const;

@@ -1,9 +1,4 @@
-import type { Backend, ClusterEvent, LogLevel, RunResult, TraceEvent } from '../contract/protocol.ts';
-
-/** Lines a rank's record keeps (output and errors); a flood beyond this is counted, not kept. */
-export const MAX_LOG_LINES = 100_000;
-/** Trace events a run keeps for its timeline; a long training loop traces far more than a page can draw. */
-export const MAX_TRACE_EVENTS = 10_000;
+import { MAX_LOG_LINES, MAX_TRACE_EVENTS, type Backend, type ClusterEvent, type LogLevel, type RunResult, type TraceEvent } from '../contract/protocol.ts';
 
 /** One line in a rank's output: something it printed, or an error it (or the cluster, for it) reported. */
 export interface RecordedLine {

@@ -1,5 +1,5 @@
 import type { ClusterEvent, RunRecord } from '../../../playground/cluster/protocol.ts';
-import { MAX_LOG_LINES } from '../../../playground/cluster/run-record.ts';
+import { MAX_LOG_LINES } from '../../../playground/contract/protocol.ts';
 
 type Line = { rank: number; time: number; text: string; kind: 'log' | 'warn' | 'error'; line?: number; column?: number };
 

@@ -5,7 +5,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runProgram } from '../cluster/node.ts';
 import type { ClusterEvent } from '../cluster/protocol.ts';
@@ -13,7 +13,8 @@ import { parseCliArgs, USAGE, UsageError } from './cli-args.ts';
 import { MODEL_COMMANDS } from './predict-command.ts';
 import { twinCommand } from './twin-command.ts';
 
-const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
+// The folder ranks may read under the permission model (not a dependency: a path, so no `new URL(…, import.meta.url)`).
+const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 function print(e: ClusterEvent): void {
   if (e.type === 'log') (e.level === 'error' || e.level === 'warn' ? process.stderr : process.stdout).write(`[rank ${e.rank}] ${e.text}\n`);

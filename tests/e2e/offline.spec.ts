@@ -70,7 +70,7 @@ for (const [mode, label] of hosts) {
 
       await page.getByRole('button', { name: /search/i }).click();
       await page.getByRole('searchbox').fill('banquet');
-      await expect(page.locator('site-search .results a').first()).toHaveAttribute('href', new RegExp(firstChapterPath));
+      await expect(page.locator('ranks-site-search .results a').first()).toHaveAttribute('href', new RegExp(firstChapterPath));
       await page.keyboard.press('Escape');
 
       await runChapterOnePlayground(page);

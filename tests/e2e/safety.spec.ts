@@ -264,7 +264,7 @@ console.log('rank', dist.rank, 'checked');
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toMatch(/light|dark/);
     await page.getByRole('button', { name: /search/i }).click();
     await page.getByRole('searchbox').fill('gradient');
-    await expect(page.locator('site-search .results a').first()).toBeVisible({ timeout: 15_000 });
+    await expect(page.locator('ranks-site-search .results a').first()).toBeVisible({ timeout: 15_000 });
     expect(violations.filter((v) => !/localhost:9/.test(v) && !/eval/.test(v))).toEqual([]);
   });
 });

@@ -9,12 +9,10 @@ import rehypeScrollableTables from './src/lib/markdown/rehypeScrollableTables.mj
 import { editorTypesPlugin } from './src/lib/playground/editorTypes.mjs';
 import { monacoCssOnDemand } from './src/lib/playground/monacoCssOnDemand.mjs';
 
-// Cross-origin isolation: SharedArrayBuffer (the ranks' shared memory) needs both headers.
-export const isolationHeaders = {
-  'Cross-Origin-Opener-Policy': 'same-origin',
-  'Cross-Origin-Embedder-Policy': 'require-corp',
-  'Cross-Origin-Resource-Policy': 'same-origin',
-};
+import { isolationHeaders, siteHeaders } from './src/lib/site/hostHeaders.mjs';
+
+// Cross-origin isolation and the Content-Security-Policy, defined once in src/lib/site/hostHeaders.mjs.
+export { isolationHeaders };
 
 export default defineConfig({
   // The content-schema test builds a broken fixture; its own cache keeps the real one intact.
@@ -43,7 +41,7 @@ export default defineConfig({
       wrap: false,
     },
   },
-  server: { headers: isolationHeaders },
+  server: { headers: siteHeaders },
   devToolbar: { enabled: false },
   vite: {
     plugins: [editorTypesPlugin(), monacoCssOnDemand()],

@@ -1,6 +1,6 @@
 // The site's service worker, two jobs:
 // 1. Isolation: on static hosts that cannot send headers (e.g. GitHub Pages) it re-serves every same-origin
-//    response with the cross-origin-isolation headers, so the playgrounds get SharedArrayBuffer anyway.
+//    response with the site's headers (isolation and CSP), so the playgrounds get SharedArrayBuffer anyway.
 // 2. Offline: it keeps what a reader has opened (pages, figures, fonts, the search index, Monaco, tfjs and its
 //    wasm, the rank workers) in a cache named after the build, so the book reads, searches and runs offline.
 // HTML and other unhashed files are network-first (updates arrive on the next online visit); files under
@@ -15,7 +15,9 @@ const HASHED = /^\/_astro\//;
 const NETWORK_PATIENCE_MS = 4000;
 const SHELL = ['/', '/manifest.webmanifest', '/favicon.svg', '/icons/icon-192.png', '/icons/icon-512.png'];
 
-const isolation = {
+// The host's headers. Replaced at build time (stampServiceWorker.mjs) by all of src/lib/site/hostHeaders.mjs, so a
+// host that sends none still gets the Content-Security-Policy with the isolation; unstamped, isolation only.
+const HOST_HEADERS = {
   'Cross-Origin-Opener-Policy': 'same-origin',
   'Cross-Origin-Embedder-Policy': 'require-corp',
   'Cross-Origin-Resource-Policy': 'same-origin',
@@ -24,7 +26,7 @@ const isolation = {
 function withIsolation(response) {
   if (response.status === 0) return response; // opaque redirects pass through untouched
   const headers = new Headers(response.headers);
-  for (const [name, value] of Object.entries(isolation)) headers.set(name, value);
+  for (const [name, value] of Object.entries(HOST_HEADERS)) headers.set(name, value);
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 

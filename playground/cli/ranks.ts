@@ -3,29 +3,18 @@
  * `npm run ranks -- run <file.ts> --world N [--backend cpu|wasm] [--timeout ms]`: runs a playground
  * program on N worker-thread ranks and prints every line as `[rank k] …`.
  */
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { runProgram } from '../cluster/node.ts';
-import type { BackendChoice, ClusterEvent } from '../cluster/protocol.ts';
+import type { ClusterEvent } from '../cluster/protocol.ts';
+import { parseCliArgs, USAGE, UsageError } from './cli-args.ts';
 import { MODEL_COMMANDS } from './predict-command.ts';
 import { twinCommand } from './twin-command.ts';
 
-const USAGE = 'usage: npm run ranks -- run <file.ts> [--world N] [--backend auto|wasm|cpu] [--timeout ms]';
-
-function parse(argv: string[]): { file: string; world: number; backend: BackendChoice; timeoutMs: number } {
-  const [command, file, ...rest] = argv;
-  if (command !== 'run' || !file) throw new Error(USAGE);
-  const opts = { world: 4, backend: 'cpu' as BackendChoice, timeoutMs: 60_000 };
-  for (let i = 0; i < rest.length; i += 2) {
-    const [flag, value] = [rest[i], rest[i + 1]];
-    if (value === undefined) throw new Error(`${flag} needs a value\n${USAGE}`);
-    if (flag === '--world') opts.world = Number(value);
-    else if (flag === '--backend') opts.backend = value as BackendChoice;
-    else if (flag === '--timeout') opts.timeoutMs = Number(value);
-    else throw new Error(`unknown option ${flag}\n${USAGE}`);
-  }
-  return { file, ...opts };
-}
+// The folder ranks may read under the permission model (not a dependency: a path, so no `new URL(…, import.meta.url)`).
+const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 function print(e: ClusterEvent): void {
   if (e.type === 'log') (e.level === 'error' || e.level === 'warn' ? process.stderr : process.stdout).write(`[rank ${e.rank}] ${e.text}\n`);
@@ -33,16 +22,34 @@ function print(e: ClusterEvent): void {
   else if (e.type === 'backend' && e.reason) process.stderr.write(`[rank ${e.rank}] backend ${e.backend} (${e.reason})\n`);
 }
 
+/**
+ * Runs this same command again under Node's permission model: reads only inside the project and
+ * the program file, no writes, no child processes, no add-ons (worker threads stay allowed: they
+ * are the ranks, and they inherit the same limits).
+ */
+function rerunWithPermissions(programPath: string): number {
+  const flags = ['--permission', `--allow-fs-read=${projectRoot}`, `--allow-fs-read=${programPath}`, '--allow-worker', '--disable-warning=SecurityWarning'];
+  const child = spawnSync(process.execPath, [...flags, ...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit' });
+  if (child.error) throw child.error;
+  return child.status ?? 1;
+}
+
 async function main(): Promise<number> {
+  // Our own commands, no reader code: they run without the relaunch below (twin reads content/twins only).
   const modelCommand = MODEL_COMMANDS[process.argv[2] ?? ''];
   if (modelCommand) return modelCommand(process.argv.slice(3), { out: (l) => process.stdout.write(`${l}\n`), err: (l) => process.stderr.write(`${l}\n`) });
   if (process.argv[2] === 'twin') return twinCommand(process.argv.slice(3));
   let args;
   try {
-    args = parse(process.argv.slice(2));
+    args = parseCliArgs(process.argv.slice(2));
   } catch (e) {
-    process.stderr.write(`${(e as Error).message}\n`);
+    if (!(e instanceof UsageError)) throw e;
+    process.stderr.write(`${e.message}\n${USAGE}\n`);
     return 2;
+  }
+  if (args === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
   }
   const path = resolve(process.cwd(), args.file);
   let code: string;
@@ -52,6 +59,7 @@ async function main(): Promise<number> {
     process.stderr.write(`cannot read ${path}\n`);
     return 2;
   }
+  if (!(process as { permission?: unknown }).permission) return rerunWithPermissions(path);
   // Lines stream as they arrive; the verdict comes from the run's record, as on the page.
   const { record } = await runProgram({ code, worldSize: args.world, backend: args.backend, timeoutMs: args.timeoutMs }, print);
   const result = record.result!;

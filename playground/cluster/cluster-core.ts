@@ -1,7 +1,9 @@
 import * as Comlink from 'comlink';
-import { abortSharedWorld, createSharedWorld } from '../collectives/shared-world.ts';
+import { abortSharedWorld, createSharedWorld, type SharedWorld } from '../collectives/shared-world.ts';
 import { BACKEND_CHOICES, DEFAULT_TIMEOUT_MS, isOneOf, listWords, MAX_WORLD_SIZE, type ClusterEvent, type RunOptions, type RunResult } from '../contract/protocol.ts';
 import { compileProgram, CompileError } from '../rank/compile.ts';
+import { createLogCounters, logMessageTaken } from '../rank/log-pacer.ts';
+import { tensorBudgetPerRank } from '../rank/memory-budget.ts';
 import type { RankApi } from '../rank/rank-protocol.ts';
 import type { RunningCluster } from './protocol.ts';
 import { eventFromRank } from './rank-events.ts';
@@ -50,8 +52,12 @@ export function startClusterOn(platform: WorkerPlatform, options: RunOptions, on
     return { done: Promise.resolve(result), stop() {}, record };
   }
 
-  const world = createSharedWorld(worldSize);
+  // `let`: a finished run drops its shared memory and the page's handler, whatever still holds these closures.
+  let world: SharedWorld | undefined = createSharedWorld(worldSize);
+  const shared = world;
+  const logCounters = createLogCounters(worldSize);
   const workers: RankWorker[] = [];
+  const ports: MessagePort[] = [];
   const exited = new Map<number, boolean>();
   let settle!: (r: RunResult) => void;
   let finished = false;
@@ -64,6 +70,11 @@ export function startClusterOn(platform: WorkerPlatform, options: RunOptions, on
     clearTimeout(timer);
     clearTimeout(graceTimer);
     for (const w of workers) w.terminate();
+    for (const p of ports) p.close(); // a started port with a listener lives until closed, and holds this run
+    workers.length = 0;
+    ports.length = 0;
+    world = undefined;
+    onEvent = () => {};
     const ok = reason === 'finished' && [...exited.values()].every(Boolean);
     const result: RunResult = { ok, reason: reason === 'finished' && !ok ? 'error' : reason, ...(error ? { error } : {}), durationMs: elapsed() };
     record.finish(result);
@@ -85,7 +96,7 @@ export function startClusterOn(platform: WorkerPlatform, options: RunOptions, on
     if (exited.size === worldSize) return finish('finished');
     if (ok || graceTimer) return;
     // A failed rank poisons the world so peers blocked in collectives fail now, not at their watchdog...
-    abortSharedWorld(world, `rank ${rank} failed`);
+    if (world) abortSharedWorld(world, `rank ${rank} failed`);
     // ...and a peer busy outside any collective (a loop that never calls one) cannot hold the run open.
     graceTimer = setTimeout(() => {
       endStragglers(`Stopped ${(FAILURE_GRACE_MS / 1000).toFixed(0)} s after rank ${rank} failed: this rank was still running outside any collective (busy computing, or in an endless loop), so it never saw the failure.`);
@@ -109,11 +120,17 @@ export function startClusterOn(platform: WorkerPlatform, options: RunOptions, on
     // One channel per rank: whatever arrives on it speaks for this rank, whatever the message claims.
     const channel = new MessageChannel();
     channel.port1.addEventListener('message', (m: MessageEvent) => {
-      const e = eventFromRank(m.data, rank);
-      if (e) forward(e);
+      const take = (data: unknown) => {
+        const e = eventFromRank(data, rank);
+        if (e) forward(e);
+      };
+      if (!Array.isArray(m.data)) return take(m.data);
+      logMessageTaken(logCounters, rank); // a batch of log lines (see log-pacer.ts)
+      for (const data of m.data as unknown[]) take(data);
     });
     channel.port1.start();
-    worker.api.run(Comlink.transfer({ world, rank, js, backend, runStart, events: channel.port2 }, [channel.port2])).catch((e: unknown) => {
+    ports.push(channel.port1);
+    worker.api.run(Comlink.transfer({ world: shared, rank, js, backend, runStart, logCounters, tensorBudgetBytes: tensorBudgetPerRank(worldSize, options.tensorBudgetBytes), events: channel.port2 }, [channel.port2])).catch((e: unknown) => {
       if (!finished) crash(e instanceof Error ? e.message : String(e));
     });
   }

@@ -1,4 +1,4 @@
-import type { Backend, ClusterEvent, LogLevel, RunResult, TraceEvent } from '../contract/protocol.ts';
+import { MAX_LOG_LINES, MAX_TRACE_EVENTS, type Backend, type ClusterEvent, type LogLevel, type RunResult, type TraceEvent } from '../contract/protocol.ts';
 
 /** One line in a rank's output: something it printed, or an error it (or the cluster, for it) reported. */
 export interface RecordedLine {
@@ -18,6 +18,8 @@ export interface RankRecord {
   backendReason?: string;
   /** Its output and errors, in the order they arrived. */
   readonly lines: RecordedLine[];
+  /** Output lines that arrived after MAX_LOG_LINES were kept (counted, not kept). */
+  droppedLines: number;
   /** Its exit, once it reported one (or the cluster ended it). */
   exit: { ok: boolean; time: number } | null;
 }
@@ -29,19 +31,26 @@ export interface RankRecord {
 export class RunRecord {
   readonly worldSize: number;
   readonly ranks: readonly RankRecord[];
-  /** Every event in arrival order. */
+  /** Every kept event in arrival order (log lines and trace steps beyond the caps are only counted). */
   readonly events: ClusterEvent[] = [];
+  /** The first MAX_TRACE_EVENTS trace steps; traceTotal counts them all. */
   readonly trace: TraceEvent[] = [];
+  traceTotal = 0;
   result: RunResult | null = null;
 
   constructor(worldSize: number) {
     this.worldSize = worldSize;
-    this.ranks = Array.from({ length: worldSize }, (_, rank) => ({ rank, lines: [], exit: null }));
+    this.ranks = Array.from({ length: worldSize }, (_, rank) => ({ rank, lines: [], droppedLines: 0, exit: null }));
   }
 
   add(e: ClusterEvent): void {
     const r = this.ranks[e.rank];
     if (!r) return;
+    if (e.type === 'log' && r.lines.length >= MAX_LOG_LINES) {
+      r.droppedLines++;
+      return;
+    }
+    if (e.type === 'trace') return this.addTrace(e.rank, e.events);
     this.events.push(e);
     switch (e.type) {
       case 'backend':
@@ -57,10 +66,14 @@ export class RunRecord {
       case 'exit':
         r.exit ??= { ok: e.ok, time: e.time };
         break;
-      case 'trace':
-        for (const t of e.events) this.trace.push(t);
-        break;
     }
+  }
+
+  private addTrace(rank: number, events: TraceEvent[]): void {
+    this.traceTotal += events.length;
+    const kept = events.slice(0, Math.max(0, MAX_TRACE_EVENTS - this.trace.length));
+    for (const t of kept) this.trace.push(t);
+    if (kept.length) this.events.push({ type: 'trace', rank, events: kept });
   }
 
   finish(result: RunResult): void {

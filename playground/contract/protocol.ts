@@ -40,6 +40,10 @@ export type TraceKind = (typeof TRACE_KINDS)[number];
 export const MAX_WORLD_SIZE = 16;
 /** Default wall-clock limit of a run. */
 export const DEFAULT_TIMEOUT_MS = 60_000;
+/** Lines a run keeps per rank (output and errors); a flood beyond this is counted, not kept. */
+export const MAX_LOG_LINES = 100_000;
+/** Trace events a run keeps for its timeline; a long training loop traces far more than a page can draw. */
+export const MAX_TRACE_EVENTS = 10_000;
 
 /** Bytes a rank sent and received, and calls it made, for one kind. */
 export interface CommCounter {
@@ -88,6 +92,8 @@ export interface RunOptions {
   timeoutMs?: number;
   /** Code appended after the reader's program on every rank (exercise checks). */
   checks?: string;
+  /** Tensor bytes the whole run may hold, shared by its ranks; default 2 GiB (see rank/memory-budget.ts). */
+  tensorBudgetBytes?: number;
 }
 
 export const RUN_END_REASONS = ['finished', 'stopped', 'timeout', 'error', 'compile-error'] as const;

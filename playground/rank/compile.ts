@@ -1,4 +1,5 @@
-import { transform } from 'sucrase';
+import { transform } from 'sucrase/dist/index.js';
+import { findImports } from './import-check.ts';
 
 /** Name the reader's program carries in stack traces, so runtime errors can be mapped to its lines. */
 export const PROGRAM_URL = 'reader-program.ts';
@@ -17,24 +18,14 @@ export class CompileError extends Error {
 /** Modules a program may import; anything else is a compile error, reported before any rank starts. */
 export const ALLOWED_IMPORTS = ['@tensorflow/tfjs', 'ranks'] as const;
 
-const IMPORT_RE = /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|(?:^|[\s;])import\s*['"]([^'"]+)['"]|\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g;
-
 /**
- * Turns the reader's TypeScript (ES module, top-level await) into the body of an async function
- * taking `require`, `exports` and `module`. Sucrase keeps every line where it was, so line numbers in
- * errors are the reader's own. `checks` (exercise tests) run after the program, in its scope.
+ * Turns the reader's TypeScript (ES module, top-level await) into an ES module whose default export
+ * is an async function taking `require`, `exports` and `module`. Sucrase keeps every line where it
+ * was and the wrapper adds none, so line numbers in errors are the reader's own. `checks` (exercise
+ * tests) run after the program, in its scope.
  */
 export function compileProgram(source: string, checks?: string): string {
   const full = checks ? `${source}\n;\n${checks}` : source;
-  for (const [i, line] of full.split('\n').entries()) {
-    for (const m of line.matchAll(IMPORT_RE)) {
-      const spec = m[1] ?? m[2] ?? m[3];
-      if (spec && !(ALLOWED_IMPORTS as readonly string[]).includes(spec)) {
-        const where = i + 1 > source.split('\n').length ? ' (in the exercise checks)' : '';
-        throw new CompileError(`Cannot import '${spec}'${where}: a playground program can import only ${ALLOWED_IMPORTS.map((s) => `'${s}'`).join(' and ')}`, i + 1, (m.index ?? 0) + 1);
-      }
-    }
-  }
   let code: string;
   try {
     code = transform(full, { transforms: ['typescript', 'imports'], production: true, filePath: PROGRAM_URL }).code;
@@ -44,28 +35,33 @@ export function compileProgram(source: string, checks?: string): string {
     const message = err.message.replace(/^Error transforming [^:]*:\s*/, '').replace(/\s*\(\d+:\d+\)\s*$/, '');
     throw new CompileError(`Syntax error: ${message}`, err.loc?.line, err.loc?.column);
   }
-  return `${code}\n//# sourceURL=${PROGRAM_URL}`;
+  const allowed = ALLOWED_IMPORTS.map((s) => `'${s}'`).join(' and ');
+  for (const { spec, line, column } of findImports(full)) {
+    if (spec !== null && (ALLOWED_IMPORTS as readonly string[]).includes(spec)) continue;
+    const where = line > source.split('\n').length ? ' (in the exercise checks)' : '';
+    const what = spec === null ? 'import() with a computed name' : `import '${spec}'`;
+    throw new CompileError(`Cannot ${what}${where}: a playground program can import only ${allowed}`, line, column);
+  }
+  return `export default async function (require, exports, module) {${code}\n}\n//# sourceURL=${PROGRAM_URL}`;
 }
 
 type ProgramFunction = (require: (spec: string) => unknown, exports: object, module: { exports: object }) => Promise<void>;
-const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (...args: string[]) => ProgramFunction;
 
-/** Builds the program's function; line numbers of its stack frames are offset by the wrapper header. */
-export function instantiateProgram(js: string): ProgramFunction {
-  return new AsyncFunction('require', 'exports', 'module', js);
-}
-
-let headerLines: number | undefined;
-/** Lines the Function constructor adds before the body (engine-specific; measured once). */
-function functionHeaderLines(): number {
-  if (headerLines !== undefined) return headerLines;
-  try {
-    new Function(`throw new Error('probe')\n//# sourceURL=ranks-probe.js`)();
-  } catch (e) {
-    const m = /ranks-probe\.js:(\d+)/.exec(String((e as Error).stack));
-    headerLines = m ? Number(m[1]) - 1 : 2;
+/**
+ * Loads the compiled program as a module: a blob: URL in a browser worker, a data: URL in Node.
+ * Importing a module needs no 'unsafe-eval', so the site's CSP can refuse eval and new Function.
+ */
+export async function loadProgram(moduleText: string): Promise<ProgramFunction> {
+  if (typeof Blob !== 'undefined' && typeof URL.createObjectURL === 'function' && !(globalThis as { process?: unknown }).process) {
+    const url = URL.createObjectURL(new Blob([moduleText], { type: 'text/javascript' }));
+    try {
+      return ((await import(/* @vite-ignore */ url)) as { default: ProgramFunction }).default;
+    } finally {
+      URL.revokeObjectURL(url);
+    }
   }
-  return headerLines ?? 2;
+  const url = `data:text/javascript;charset=utf-8,${encodeURIComponent(moduleText)}`;
+  return ((await import(/* @vite-ignore */ url)) as { default: ProgramFunction }).default;
 }
 
 /** Line and column in the reader's source where `error` was thrown, if its stack passes through the program. */
@@ -74,5 +70,5 @@ export function programLocation(error: unknown): { line: number; column: number 
   if (typeof stack !== 'string') return undefined;
   const m = new RegExp(`${PROGRAM_URL.replace('.', '\\.')}:(\\d+):(\\d+)`).exec(stack);
   if (!m) return undefined;
-  return { line: Number(m[1]) - functionHeaderLines(), column: Number(m[2]) };
+  return { line: Number(m[1]), column: Number(m[2]) };
 }

@@ -39,8 +39,23 @@ export function formatLogArgsNow(args: unknown[], tf: typeof tfNamespace): strin
   return args.map((a) => formatPlain(a, new Set(), 0)).join(' ');
 }
 
-/** Formats console arguments the way a terminal would, with tensors shown by value. */
+/**
+ * Pins the values of the tensors among console arguments at call time: each becomes a kept clone
+ * (shared data, no copy), so disposing the original or leaving a `tf.tidy` cannot change what prints.
+ */
+export function captureLogArgs(args: unknown[], tf: typeof tfNamespace): unknown[] {
+  return args.map((a) => (a instanceof tf.Tensor && !a.isDisposed ? tf.keep(a.clone()) : a));
+}
+
+/** Formats console arguments (as returned by captureLogArgs) the way a terminal would, with tensors shown by value; frees the clones. */
 export async function formatLogArgs(args: unknown[], tf: typeof tfNamespace): Promise<string> {
-  const parts = await Promise.all(args.map((a) => (a instanceof tf.Tensor ? formatTensor(a) : Promise.resolve(formatPlain(a, new Set(), 0)))));
+  const parts = await Promise.all(args.map(async (a) => {
+    if (!(a instanceof tf.Tensor)) return formatPlain(a, new Set(), 0);
+    try {
+      return await formatTensor(a);
+    } finally {
+      a.dispose();
+    }
+  }));
   return parts.join(' ');
 }

@@ -3,9 +3,11 @@ import { joinWorld } from '../collectives/create-dist.ts';
 import type { RankCollectives } from '../collectives/rank-collectives.ts';
 import { setCurrentRank } from '../collectives/rank-context.ts';
 import { LOG_LEVELS, type ClusterEvent, type TraceEvent } from '../contract/protocol.ts';
-import { instantiateProgram, programLocation } from './compile.ts';
-import { formatLogArgs, formatLogArgsNow } from './format-log.ts';
+import { loadProgram, programLocation } from './compile.ts';
+import { captureLogArgs, formatLogArgs, formatLogArgsNow } from './format-log.ts';
 import { lockIntrinsics } from './lock-intrinsics.ts';
+import { LogPacer } from './log-pacer.ts';
+import { enforceTensorBudget, MemoryBudgetError } from './memory-budget.ts';
 import * as ranksModule from './ranks-module.ts';
 import type { BackendPlatform, RankStart } from './rank-protocol.ts';
 
@@ -15,7 +17,12 @@ const LEVELS = LOG_LEVELS;
 export async function runRank(start: RankStart, platform: BackendPlatform): Promise<void> {
   const { rank, events } = start;
   const now = () => performance.timeOrigin + performance.now() - start.runStart;
-  const emit = (e: ClusterEvent) => events.postMessage(e);
+  const pacer = new LogPacer(start.logCounters, rank, (lines) => events.postMessage(lines));
+  const emit = (e: ClusterEvent) => {
+    if (e.type === 'log') return pacer.push(e);
+    pacer.flush();
+    events.postMessage(e);
+  };
   // Logs format asynchronously (tensors are read with data()); a chain keeps them in call order.
   let logChain: Promise<void> = Promise.resolve();
   let pendingLogs = 0;
@@ -24,8 +31,9 @@ export async function runRank(start: RankStart, platform: BackendPlatform): Prom
     const text = pendingLogs === 0 ? formatLogArgsNow(args, tf) : undefined;
     if (text !== undefined) return emit({ type: 'log', rank, level, text, time });
     pendingLogs++;
+    const captured = captureLogArgs(args, tf);
     logChain = logChain
-      .then(async () => emit({ type: 'log', rank, level, text: await formatLogArgs(args, tf), time }))
+      .then(async () => emit({ type: 'log', rank, level, text: await formatLogArgs(captured, tf), time }))
       .catch(() => {})
       .finally(() => { pendingLogs--; });
   };
@@ -50,6 +58,11 @@ export async function runRank(start: RankStart, platform: BackendPlatform): Prom
       return picked;
     });
     emit({ type: 'backend', rank, backend: chosen.backend, ...(chosen.reason ? { reason: chosen.reason } : {}) });
+    // Over budget, the rank reports and exits at once: a catch in the program cannot keep it running.
+    enforceTensorBudget(tf, rank, start.tensorBudgetBytes, (error) => {
+      fail(error);
+      emit({ type: 'exit', rank, ok: false, time: now() });
+    });
     const joined = await joinWorld(start.world, rank, { tf, backend: chosen.backend, now, onTrace: (e) => { trace.push(e); if (trace.length >= 256) flushTrace(); }, onNotice: (text) => emit({ type: 'log', rank, level: 'warn', text, time: now() }) });
     comm = joined.comm;
     setCurrentRank(joined.dist);
@@ -60,13 +73,14 @@ export async function runRank(start: RankStart, platform: BackendPlatform): Prom
       if (!(spec in modules)) throw new Error(`Cannot import '${spec}': only '@tensorflow/tfjs' and 'ranks' are available`);
       return modules[spec];
     };
-    const program = instantiateProgram(start.js);
+    // A blob:/data: module, not eval: the page's CSP has no 'unsafe-eval'. Its body only defines the function.
+    const program = await loadProgram(start.js);
     lockIntrinsics();
     const module = { exports: {} };
     await program(require, module.exports, module);
     ok = true;
   } catch (error) {
-    fail(error);
+    if (!(error instanceof MemoryBudgetError)) fail(error); // already reported when the budget tripped
   }
   await logChain;
   flushTrace();

@@ -10,7 +10,11 @@ export interface RankStart {
   backend: BackendChoice;
   /** Epoch milliseconds (timeOrigin + now) when the run started; event times are relative to it. */
   runStart: number;
-  /** Events go here, in order; the last one a rank sends is its `exit`. */
+  /** Tensor bytes this rank may hold (see memory-budget.ts). */
+  tensorBudgetBytes: number;
+  /** Log messages the page has taken in, per rank (see log-pacer.ts). */
+  logCounters: Int32Array;
+  /** Events go here, in order (log lines as arrays of events); the last one a rank sends is its `exit`. */
   events: MessagePort;
 }
 

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { firstChapterPath } from './pages';
 import { startStaticHost, type HostMode } from './static-host';
+import { contentSecurityPolicy } from '../../src/lib/site/hostHeaders.mjs';
 
 const dist = process.env.RANKS_DIST ?? 'dist';
 const pg = (page: Page) => page.locator('[data-playground]').first();
@@ -59,6 +60,8 @@ for (const [mode, label] of hosts) {
         await page.waitForFunction(() => crossOriginIsolated === true, undefined, { timeout: 30_000 });
       }
       await savedForOffline(page);
+      // Either way the page's files carry the site's CSP: from _headers, or added by the service worker.
+      expect(await page.evaluate(async () => (await fetch(location.href)).headers.get('content-security-policy'))).toBe(contentSecurityPolicy);
       await runChapterOnePlayground(page);
 
       await goOffline(context, host.stop);
@@ -70,7 +73,7 @@ for (const [mode, label] of hosts) {
 
       await page.getByRole('button', { name: /search/i }).click();
       await page.getByRole('searchbox').fill('banquet');
-      await expect(page.locator('site-search .results a').first()).toHaveAttribute('href', new RegExp(firstChapterPath));
+      await expect(page.locator('ranks-site-search .results a').first()).toHaveAttribute('href', new RegExp(firstChapterPath));
       await page.keyboard.press('Escape');
 
       await runChapterOnePlayground(page);

@@ -1,10 +1,11 @@
 // Serves a built site the way a static host would. Three modes:
-//   (default)       the same cross-origin-isolation headers as `astro preview`;
+//   (default)       the same headers (isolation, CSP; src/lib/site/hostHeaders.mjs) as `astro preview`;
 //   --headers-file  the headers <root>/_headers gives each path, as Netlify and Cloudflare Pages read it;
 //   --no-isolation  (or --plain) no custom headers at all, like GitHub Pages: the service worker must isolate.
 import { createServer } from 'node:http';
 import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { extname, join, normalize, resolve } from 'node:path';
+import { siteHeaders } from '../../src/lib/site/hostHeaders.mjs';
 
 const root = resolve(process.argv[2] ?? 'dist');
 const port = Number(process.argv[3] ?? 4399);
@@ -16,11 +17,6 @@ const types = {
   '.css': 'text/css; charset=utf-8', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png',
   '.woff2': 'font/woff2', '.woff': 'font/woff', '.ttf': 'font/ttf', '.wasm': 'application/wasm', '.txt': 'text/plain; charset=utf-8',
   '.ts': 'text/plain; charset=utf-8', '.map': 'application/json', '.webmanifest': 'application/manifest+json',
-};
-const isolation = {
-  'Cross-Origin-Opener-Policy': 'same-origin',
-  'Cross-Origin-Embedder-Policy': 'require-corp',
-  'Cross-Origin-Resource-Policy': 'same-origin',
 };
 
 /** Rules of a Netlify-style _headers file: a path pattern (`*` splat, `:name` segment), then indented `Name: value` lines. */
@@ -47,7 +43,7 @@ function headersFor(urlPath) {
     const path = urlPath.split('?')[0];
     for (const rule of headerRules) if (rule.match.test(path)) Object.assign(headers, rule.headers);
   } else if (!plain) {
-    Object.assign(headers, isolation);
+    Object.assign(headers, siteHeaders);
   }
   return headers;
 }

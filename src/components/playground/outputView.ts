@@ -1,47 +1,98 @@
-import type { ClusterEvent } from '../../../playground/cluster/protocol.ts';
+import type { ClusterEvent, RunRecord } from '../../../playground/cluster/protocol.ts';
+import { MAX_LOG_LINES } from '../../../playground/contract/protocol.ts';
 
 type Line = { rank: number; time: number; text: string; kind: 'log' | 'warn' | 'error'; line?: number; column?: number };
+
+/** Lines a rank's pane keeps on screen; older ones leave the page (the download keeps them). */
+export const MAX_PANE_LINES = 200;
+/** Lines the combined view keeps on screen. */
+export const MAX_COMBINED_LINES = 600;
+
+/** Shortest gap between two redraws: a flood is redrawn a few times a second, not every frame. */
+const REDRAW_MS = 250;
+
+const fmtCount = (n: number) => n.toLocaleString('en');
+const byTime = (a: Line, b: Line) => a.time - b.time || a.rank - b.rank;
+
+interface Pane {
+  pane: HTMLElement;
+  body: HTMLElement;
+  label: HTMLElement;
+  note: HTMLElement;
+  /** Lines that arrived but are not on screen (trimmed, or skipped within one frame). */
+  offscreen: number;
+}
 
 /**
  * Per-rank output panes (live regions, `data-rank="k"`) and a combined view that interleaves every
  * rank's lines by time. Error lines that carry a source line link back to the editor.
+ * A flood of output stays cheap: lines are drawn once per animation frame, each pane keeps its
+ * last MAX_PANE_LINES, the combined view is merged incrementally, and the full log (the run's record, up
+ * to MAX_LOG_LINES per rank) is a download away.
  */
 export class OutputView {
   readonly root: HTMLElement;
-  private panes = new Map<number, { pane: HTMLElement; body: HTMLElement; label: HTMLElement }>();
-  private lines: Line[] = [];
+  private panes = new Map<number, Pane>();
+  private record: RunRecord | null = null;
+  private pending: Line[] = [];
+  private frame = 0;
+  private lastFlush = 0;
+  /** The combined view's lines in time order (its DOM children match one to one unless stale). */
+  private combinedLines: Line[] = [];
+  private combinedStale = false;
+  private combinedTotal = 0;
   private combined: HTMLElement;
+  private combinedNote: HTMLElement;
   private grid: HTMLElement;
   private toggle: HTMLButtonElement;
+  private download: HTMLButtonElement;
 
   constructor(private onJump: (line: number, column?: number) => void) {
     this.root = document.createElement('div');
     this.root.className = 'pg-output';
+    const bar = document.createElement('div');
+    bar.className = 'pg-output-bar';
     this.toggle = document.createElement('button');
     this.toggle.type = 'button';
     this.toggle.className = 'pg-view-toggle';
     this.toggle.textContent = 'Combined view';
     this.toggle.setAttribute('aria-pressed', 'false');
     this.toggle.addEventListener('click', () => this.setCombined(this.toggle.getAttribute('aria-pressed') !== 'true'));
+    this.download = document.createElement('button');
+    this.download.type = 'button';
+    this.download.className = 'pg-view-toggle pg-download';
+    this.download.textContent = 'Download log';
+    this.download.addEventListener('click', () => this.downloadLog());
+    bar.append(this.toggle, this.download);
     this.grid = document.createElement('div');
     this.grid.className = 'pg-panes';
+    this.combinedNote = document.createElement('p');
+    this.combinedNote.className = 'pg-dropped';
+    this.combinedNote.hidden = true;
     this.combined = document.createElement('pre');
     this.combined.className = 'pg-combined';
     this.combined.setAttribute('aria-label', 'All ranks, in time order');
     this.combined.hidden = true;
-    this.root.append(this.toggle, this.grid, this.combined);
+    this.root.append(bar, this.grid, this.combinedNote, this.combined);
   }
 
   reset(worldSize: number): void {
-    this.lines = [];
+    if (this.frame) cancelAnimationFrame(this.frame);
+    this.frame = 0;
+    this.pending = [];
+    this.record = null;
+    this.combinedLines = [];
+    this.combinedTotal = 0;
+    this.combinedStale = false;
     this.panes.clear();
     this.grid.replaceChildren();
     this.combined.replaceChildren();
+    this.combinedNote.hidden = true;
     this.grid.style.setProperty('--cols', String(Math.min(worldSize, 4)));
     for (let r = 0; r < worldSize; r++) this.pane(r);
   }
 
-  private pane(rank: number) {
+  private pane(rank: number): Pane {
     let p = this.panes.get(rank);
     if (p) return p;
     const pane = document.createElement('section');
@@ -51,14 +102,17 @@ export class OutputView {
     const label = document.createElement('h4');
     label.textContent = `rank ${rank}`;
     label.id = `${crypto.randomUUID()}`;
+    const note = document.createElement('p');
+    note.className = 'pg-dropped';
+    note.hidden = true;
     const body = document.createElement('pre');
     body.setAttribute('role', 'log');
     body.setAttribute('aria-live', 'polite');
     body.setAttribute('aria-labelledby', label.id);
     body.tabIndex = 0;
-    pane.append(label, body);
+    pane.append(label, note, body);
     this.grid.append(pane);
-    p = { pane, body, label };
+    p = { pane, body, label, note, offscreen: 0 };
     this.panes.set(rank, p);
     return p;
   }
@@ -74,7 +128,7 @@ export class OutputView {
     const p = document.createElement('p');
     p.className = `pg-notice ${kind}`;
     p.setAttribute('role', kind === 'error' ? 'alert' : 'status');
-    p.append(this.lineNode({ rank: -1, time: 0, text, kind: kind === 'error' ? 'error' : 'log', ...at }));
+    p.append(this.lineNode({ rank: -1, time: 0, text, kind: kind === 'error' ? 'error' : 'log', ...at }, false));
     this.grid.before(p);
   }
 
@@ -82,18 +136,100 @@ export class OutputView {
     this.root.querySelectorAll('.pg-notice').forEach((n) => n.remove());
   }
 
+  /** Takes one event; the page draws it with the others of this animation frame. */
   add(e: ClusterEvent): void {
     if (e.type === 'backend') return this.setBackend(e.rank, e.backend, e.reason);
     if (e.type !== 'log' && e.type !== 'error') return;
     const line: Line = e.type === 'log'
       ? { rank: e.rank, time: e.time, text: e.text, kind: e.level === 'error' ? 'error' : e.level === 'warn' ? 'warn' : 'log' }
       : { rank: e.rank, time: e.time, text: e.message, kind: 'error', line: e.line, column: e.column };
-    this.lines.push(line);
-    this.pane(e.rank).body.append(this.lineNode(line), '\n');
-    if (!this.combined.hidden) this.renderCombined();
+    this.pending.push(line);
+    this.frame ||= requestAnimationFrame(() => this.flushWhenDue());
   }
 
-  private lineNode(l: Line): HTMLElement {
+  /** Draws whatever is still waiting for a frame (the run ended: the panes must be final now). */
+  flushNow(): void {
+    if (!this.frame) return;
+    cancelAnimationFrame(this.frame);
+    this.flush();
+  }
+
+  private flushWhenDue(): void {
+    if (performance.now() - this.lastFlush < REDRAW_MS) {
+      this.frame = requestAnimationFrame(() => this.flushWhenDue());
+      return;
+    }
+    this.flush();
+  }
+
+  /** Draws every line that arrived since the last frame; only the tail that will stay on screen is built. */
+  private flush(): void {
+    this.frame = 0;
+    this.lastFlush = performance.now();
+    const batch = this.pending;
+    this.pending = [];
+    const byRank = new Map<number, Line[]>();
+    for (const l of batch) {
+      let list = byRank.get(l.rank);
+      if (!list) byRank.set(l.rank, (list = []));
+      list.push(l);
+    }
+    for (const [rank, lines] of byRank) {
+      const p = this.pane(rank);
+      const shown = lines.slice(-MAX_PANE_LINES);
+      p.offscreen += lines.length - shown.length;
+      const fragment = document.createDocumentFragment();
+      for (const l of shown) fragment.append(this.lineNode(l));
+      p.body.append(fragment);
+      for (let excess = p.body.childNodes.length - MAX_PANE_LINES; excess > 0; excess--) {
+        p.body.firstChild!.remove();
+        p.offscreen++;
+      }
+      if (p.offscreen) {
+        p.note.hidden = false;
+        p.note.textContent = `${fmtCount(p.offscreen)} earlier line${p.offscreen === 1 ? '' : 's'} not shown here: use Download log for the full output.`;
+      }
+    }
+    this.mergeCombined(batch);
+  }
+
+  /** Merges a frame's lines into the combined view, touching only the DOM after the earliest new line. */
+  private mergeCombined(batch: Line[]): void {
+    if (!batch.length) return;
+    this.combinedTotal += batch.length;
+    const fresh = batch.slice().sort(byTime);
+    const old = this.combinedLines;
+    // First position where a new line goes: everything before it stays as it is on screen.
+    let first = old.length;
+    while (first > 0 && byTime(old[first - 1]!, fresh[0]!) > 0) first--;
+    const tail = old.slice(first);
+    const merged: Line[] = old.slice(0, first);
+    for (let i = 0, j = 0; i < tail.length || j < fresh.length;) {
+      merged.push(j >= fresh.length || (i < tail.length && byTime(tail[i]!, fresh[j]!) <= 0) ? tail[i++]! : fresh[j++]!);
+    }
+    const cut = Math.max(0, merged.length - MAX_COMBINED_LINES);
+    this.combinedLines = merged.slice(cut);
+    const hidden = this.combinedTotal - this.combinedLines.length;
+    this.combinedNote.textContent = `Showing the last ${fmtCount(this.combinedLines.length)} of ${fmtCount(this.combinedTotal)} lines: use Download log for the full output.`;
+    this.combinedNote.hidden = this.combined.hidden || hidden === 0;
+    if (this.combined.hidden || this.combinedStale) {
+      this.combinedStale = true;
+      return;
+    }
+    if (cut >= first) {
+      this.combined.replaceChildren(...this.combinedLines.map((l) => this.combinedNode(l)));
+      return;
+    }
+    while (this.combined.childElementCount > first) this.combined.lastElementChild!.remove();
+    const fragment = document.createDocumentFragment();
+    for (let i = first; i < merged.length; i++) fragment.append(this.combinedNode(merged[i]!));
+    this.combined.append(fragment);
+    for (let i = 0; i < cut; i++) this.combined.firstElementChild!.remove();
+  }
+
+  /** A plain line is a bare text node (cheap to lay out in a flood); warnings and errors get a span. */
+  private lineNode(l: Line, newline = true): Node {
+    if (l.kind === 'log' && newline) return document.createTextNode(`${l.text}\n`);
     const span = document.createElement('span');
     span.className = `pg-line ${l.kind}`;
     if (l.kind === 'error' && l.line) {
@@ -104,25 +240,48 @@ export class OutputView {
       a.addEventListener('click', () => this.onJump(l.line!, l.column));
       span.append(a, ' ');
     }
-    span.append(l.text);
+    span.append(newline ? `${l.text}\n` : l.text);
     return span;
   }
 
-  private renderCombined(): void {
-    const sorted = [...this.lines].sort((a, b) => a.time - b.time || a.rank - b.rank);
-    this.combined.replaceChildren(...sorted.flatMap((l) => {
-      const tag = document.createElement('span');
-      tag.className = 'pg-tag';
-      tag.style.setProperty('--rank', `var(--rank-${l.rank % 8})`);
-      tag.textContent = `[rank ${l.rank}] `;
-      return [tag, this.lineNode(l), '\n'];
-    }));
+  private combinedNode(l: Line): HTMLElement {
+    const row = document.createElement('span');
+    row.className = 'pg-cline';
+    const tag = document.createElement('span');
+    tag.className = 'pg-tag';
+    tag.style.setProperty('--rank', `var(--rank-${l.rank % 8})`);
+    tag.textContent = `[rank ${l.rank}] `;
+    row.append(tag, this.lineNode(l));
+    return row;
   }
 
   setCombined(on: boolean): void {
     this.toggle.setAttribute('aria-pressed', String(on));
     this.combined.hidden = !on;
     this.grid.hidden = on;
-    if (on) this.renderCombined();
+    this.combinedNote.hidden = !on || this.combinedTotal === this.combinedLines.length;
+    if (on && this.combinedStale) {
+      this.combinedStale = false;
+      this.combined.replaceChildren(...this.combinedLines.map((l) => this.combinedNode(l)));
+    }
+  }
+
+  /** The run's record is what the download reads (the view keeps only what is on screen). */
+  attach(record: RunRecord): void {
+    this.record = record;
+  }
+
+  /** The run's whole output, every rank in time order, as a text file. */
+  private downloadLog(): void {
+    const record = this.record;
+    if (!record) return;
+    const all = record.combined();
+    const dropped = record.ranks.flatMap((r) => (r.droppedLines ? [`[rank ${r.rank}] … ${fmtCount(r.droppedLines)} more lines were not kept (a rank keeps its first ${fmtCount(MAX_LOG_LINES)})\n`] : []));
+    const blob = new Blob([...all.map((l) => `[rank ${l.rank}] ${l.text}\n`), ...dropped], { type: 'text/plain' });
+    const a = document.createElement('a');
+    a.href = URL.createObjectURL(blob);
+    a.download = 'ranks-output.txt';
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(a.href), 30_000);
   }
 }

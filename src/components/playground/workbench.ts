@@ -44,6 +44,10 @@ export async function createWorkbench(root: HTMLElement, cfg: WorkbenchConfig): 
   host.style.height = `${Math.min(32, Math.max(10, lines * 1.2 + 1.5))}rem`;
 
   let running: RunningCluster | undefined;
+  let saveFailed = false;
+  // One run per playground: set from the first moment of run() (the runtime import is async), cleared when it ends.
+  let active = false;
+  let stopRequested = false;
   const stopButton = button('Stop', '■ Stop', 'pg-stop');
   const resetButton = button('Reset', 'Reset', 'pg-secondary');
   const shareButton = button('Share', 'Share', 'pg-secondary');
@@ -58,8 +62,10 @@ export async function createWorkbench(root: HTMLElement, cfg: WorkbenchConfig): 
   const editor = await createEditor(host, cfg.code, {
     label: `${cfg.title}: playground code editor. Ctrl+Enter or Cmd+Enter runs it.`,
     onChange(code) {
-      saveEdits(cfg.id, code, cfg.original);
+      const saved = saveEdits(cfg.id, code, cfg.original);
       cfg.setEdited(code !== cfg.original);
+      if (!saved && !saveFailed) cfg.setStatus('Your edits are not being saved: this browser refused to store them (its storage for this site is full or disabled), so a reload loses them. Share makes a link that keeps them.');
+      saveFailed = !saved;
     },
     onRun: () => void run(),
   });
@@ -85,10 +91,16 @@ export async function createWorkbench(root: HTMLElement, cfg: WorkbenchConfig): 
         : `Could not make a link: ${(e as Error).message}`);
     }
   });
-  stopButton.addEventListener('click', () => running?.stop());
+  const stop = () => {
+    stopRequested = active;
+    running?.stop();
+  };
+  stopButton.addEventListener('click', stop);
 
   async function run(): Promise<void> {
-    if (running) return;
+    if (active) return;
+    active = true;
+    stopRequested = false;
     const worldSize = Number(worldSelect.value);
     const code = editor.getCode();
     output.root.hidden = false;
@@ -115,7 +127,10 @@ export async function createWorkbench(root: HTMLElement, cfg: WorkbenchConfig): 
         output.add(e);
       });
       const { record } = running;
+      output.attach(record);
+      if (stopRequested) running.stop();
       const result = await running.done;
+      output.flushNow();
       const secs = `${(result.durationMs / 1000).toFixed(2)} s`;
       if (result.reason === 'compile-error' && result.error) {
         const at = result.error.line ? ` (line ${result.error.line}${result.error.column ? `, column ${result.error.column}` : ''})` : '';
@@ -134,7 +149,7 @@ export async function createWorkbench(root: HTMLElement, cfg: WorkbenchConfig): 
       // Exercises grade runs on what each rank itself printed (its own channel), never on the view's text.
       root.dispatchEvent(new CustomEvent('ranks:run', { bubbles: true, detail: { result, logs: record.logs, record } }));
       if (result.reason !== 'compile-error') {
-        renderTimeline(timeline.querySelector('.pg-timeline-body')!, record.trace, worldSize);
+        renderTimeline(timeline.querySelector('.pg-timeline-body')!, record.trace, worldSize, record.traceTotal);
         timeline.hidden = false;
       }
     } catch (e) {
@@ -142,10 +157,11 @@ export async function createWorkbench(root: HTMLElement, cfg: WorkbenchConfig): 
       cfg.setStatus('Could not start the ranks.');
     } finally {
       running = undefined;
+      active = false;
       runButton.disabled = false;
       stopButton.disabled = true;
     }
   }
 
-  return { run, stop: () => running?.stop(), editor, output };
+  return { run, stop, editor, output };
 }

@@ -5,9 +5,11 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { siteHeaders } from '../site/hostHeaders.mjs';
 
 const WORKER = 'isolation-sw.js';
 const PLACEHOLDER = /^const BUILD = \{ id: 'dev', searchFiles: \[\] \};$/m;
+const HEADERS_PLACEHOLDER = /^const HOST_HEADERS = \{\n[^}]*\n\};$/m;
 
 /** Every file under dir, as sorted '/'-separated paths relative to root. */
 function filesUnder(root, dir = root) {
@@ -21,6 +23,7 @@ export function stampServiceWorker(dist) {
   const workerPath = join(dist, WORKER);
   const source = readFileSync(workerPath, 'utf8');
   if (!PLACEHOLDER.test(source)) throw new Error(`${workerPath} has no unstamped "const BUILD = { id: 'dev', searchFiles: [] };" line.`);
+  if (!HEADERS_PLACEHOLDER.test(source)) throw new Error(`${workerPath} has no unstamped "const HOST_HEADERS = { … };" block.`);
   // Every file counts, the worker's own unstamped code too, so a change to either renames the cache.
   const files = filesUnder(dist);
   const hash = createHash('sha256');
@@ -29,7 +32,9 @@ export function stampServiceWorker(dist) {
   // Only what Pagefind's search API loads, not its unused UI bundles.
   const searchFiles = files.filter((f) => f.startsWith('pagefind/') && !/-ui\.|highlight/.test(f)).map((f) => `/${f}`);
   if (searchFiles.length === 0) throw new Error(`No Pagefind index in ${dist}/pagefind: run Pagefind before stamping the service worker.`);
-  writeFileSync(workerPath, source.replace(PLACEHOLDER, `const BUILD = ${JSON.stringify({ id, searchFiles })};`));
+  // The same headers the dev server and public/_headers send (CSP included), for hosts that send none.
+  const stamped = source.replace(PLACEHOLDER, `const BUILD = ${JSON.stringify({ id, searchFiles })};`).replace(HEADERS_PLACEHOLDER, () => `const HOST_HEADERS = ${JSON.stringify(siteHeaders)};`);
+  writeFileSync(workerPath, stamped);
   return { id, searchFiles: searchFiles.length };
 }
 

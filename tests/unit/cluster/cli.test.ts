@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { MAX_TIMEOUT_MS, parseCliArgs, UsageError } from '../../../playground/cli/cli-args.ts';
 
 const cli = join(process.cwd(), 'playground', 'cli', 'ranks.ts');
 const dir = mkdtempSync(join(tmpdir(), 'ranks-cli-'));
@@ -28,5 +29,67 @@ console.log(Array.from(await s.data()));`);
     expect(out.stderr).toContain('[rank 1] error at line 2: nope');
     expect(run('walk', file).status).toBe(2);
     expect(run('run', join(dir, 'missing.ts')).stderr).toContain('cannot read');
+  });
+});
+
+describe('CLI arguments (issue 19, item 14)', () => {
+  it.each([
+    [['--world', '0'], /--world must be a whole number from 1 to 16, got '0'/],
+    [['--world', '17'], /--world must be a whole number from 1 to 16, got '17'/],
+    [['--world', '2.5'], /--world must be a whole number/],
+    [['--backend', 'gpu'], /--backend must be one of auto, wasm, cpu, got 'gpu'/],
+    [['--timeout', 'abc'], /--timeout must be a whole number from 1 to 2147483647, got 'abc'/],
+    [['--timeout', '1e12'], /--timeout must be a whole number from 1 to 2147483647, got '1e12'/],
+    [['--timeout', String(MAX_TIMEOUT_MS + 1)], /--timeout must be a whole number/],
+    [['--world'], /--world needs a value/],
+    [['--colour', 'red'], /unknown option '--colour'/],
+  ])('rejects %j with a reason', (flags, message) => {
+    expect(() => parseCliArgs(['run', 'a.ts', ...flags])).toThrow(UsageError);
+    expect(() => parseCliArgs(['run', 'a.ts', ...flags])).toThrow(message);
+  });
+
+  it('accepts the limits themselves and defaults the rest', () => {
+    expect(parseCliArgs(['run', 'a.ts', '--world', '16', '--timeout', String(MAX_TIMEOUT_MS), '--backend', 'wasm'])).toEqual({ file: 'a.ts', world: 16, backend: 'wasm', timeoutMs: MAX_TIMEOUT_MS });
+    expect(parseCliArgs(['run', 'a.ts'])).toEqual({ file: 'a.ts', world: 4, backend: 'cpu', timeoutMs: 60_000 });
+    expect(parseCliArgs(['--help'])).toBe('help');
+  });
+
+  it('prints the reason and usage and exits 2, with no stack trace', () => {
+    const file = join(dir, 'noop.ts');
+    writeFileSync(file, 'console.log(1);');
+    for (const flags of [['--world', '0'], ['--world', '17'], ['--backend', 'gpu'], ['--timeout', 'abc'], ['--timeout', '1e12']]) {
+      const out = run('run', file, ...flags);
+      expect(out.status, flags.join(' ')).toBe(2);
+      expect(out.stderr).toContain('usage: npm run ranks -- run <file.ts>');
+      expect(out.stderr).not.toMatch(/\n\s+at /);
+    }
+    const help = run('--help');
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain('the program runs as you');
+  });
+});
+
+describe('CLI ranks run under Node\'s permission model (issue 19, item 12)', () => {
+  it('a program cannot write files, read outside the project or start processes, however it reaches node:fs', () => {
+    const file = join(dir, 'escape.ts');
+    const target = join(dir, 'written-by-a-rank');
+    writeFileSync(file, `import { dist } from 'ranks';
+const tryIt = async (what: string, fn: () => unknown) => { try { await fn(); console.log(what, 'ALLOWED'); } catch (e) { console.log(what, 'refused', (e as { code?: string }).code); } };
+const fs = (process as unknown as { getBuiltinModule(s: string): typeof import('node:fs') }).getBuiltinModule('node:fs');
+await tryIt('write', () => fs.writeFileSync(${JSON.stringify(target)}, 'x'));
+await tryIt('read', () => fs.readFileSync('/etc/hostname', 'utf8'));
+const viaEval = await (0, eval)("import('node:fs')");
+await tryIt('eval-write', () => viaEval.writeFileSync(${JSON.stringify(target)}, 'x'));
+const cp = await (0, eval)("import('node:child_process')");
+await tryIt('exec', () => cp.execSync('true'));
+console.log('rank', dist.rank, 'done');`);
+    const out = run('run', file, '--world', '2');
+    expect(out.stderr).toBe('');
+    expect(out.status).toBe(0);
+    for (const r of [0, 1]) {
+      for (const what of ['write', 'read', 'eval-write', 'exec']) expect(out.stdout).toContain(`[rank ${r}] ${what} refused ERR_ACCESS_DENIED`);
+    }
+    expect(out.stdout).not.toContain('ALLOWED');
+    expect(existsSync(target)).toBe(false);
   });
 });

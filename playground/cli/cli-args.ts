@@ -1,0 +1,55 @@
+import { MAX_WORLD_SIZE } from '../cluster/cluster-core.ts';
+import type { BackendChoice } from '../cluster/protocol.ts';
+
+/** Node's timers hold a signed 32-bit millisecond count; a longer delay fires at once. */
+export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+const BACKENDS = ['auto', 'wasm', 'cpu'] as const;
+
+export const USAGE = `usage: npm run ranks -- run <file.ts> [--world N] [--backend auto|wasm|cpu] [--timeout ms]
+
+  --world N      number of ranks, 1 to ${MAX_WORLD_SIZE} (default 4)
+  --backend B    tfjs backend: auto, wasm or cpu (default cpu; Node has no WebGPU)
+  --timeout ms   wall-clock limit for the run, 1 to ${MAX_TIMEOUT_MS} ms (default 60000)
+
+Safety: the program runs as you, on your machine. Ranks start under Node's permission model:
+they may read only this project's files and the program itself, and may not write files, start
+processes or load native add-ons. Node 22 does not restrict the network, so a program can still
+make network requests. Run only programs you would run yourself.`;
+
+export interface CliArgs {
+  file: string;
+  world: number;
+  backend: BackendChoice;
+  timeoutMs: number;
+}
+
+/** A command line that cannot run: the message says why, and the CLI prints usage and exits 2. */
+export class UsageError extends Error {}
+
+const integerIn = (flag: string, value: string, min: number, max: number): number => {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < min || n > max) {
+    throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, got '${value}'`);
+  }
+  return n;
+};
+
+/** Parses `run <file> [--world N] [--backend B] [--timeout ms]`; returns 'help' for -h/--help. */
+export function parseCliArgs(argv: string[]): CliArgs | 'help' {
+  if (argv.includes('--help') || argv.includes('-h')) return 'help';
+  const [command, file, ...rest] = argv;
+  if (command !== 'run') throw new UsageError(command === undefined ? 'no command given' : `unknown command '${command}'`);
+  if (!file || file.startsWith('--')) throw new UsageError('run needs a program file');
+  const args: CliArgs = { file, world: 4, backend: 'cpu', timeoutMs: 60_000 };
+  for (let i = 0; i < rest.length; i += 2) {
+    const [flag, value] = [rest[i]!, rest[i + 1]];
+    if (value === undefined) throw new UsageError(`${flag} needs a value`);
+    if (flag === '--world') args.world = integerIn(flag, value, 1, MAX_WORLD_SIZE);
+    else if (flag === '--timeout') args.timeoutMs = integerIn(flag, value, 1, MAX_TIMEOUT_MS);
+    else if (flag === '--backend') {
+      if (!(BACKENDS as readonly string[]).includes(value)) throw new UsageError(`--backend must be one of ${BACKENDS.join(', ')}, got '${value}'`);
+      args.backend = value as BackendChoice;
+    } else throw new UsageError(`unknown option '${flag}'`);
+  }
+  return args;
+}

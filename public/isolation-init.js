@@ -1,0 +1,13 @@
+// The service worker keeps opened pages for offline reading; on hosts without isolation headers it adds them, and the page reloads once.
+// A file, not an inline script, so the Content-Security-Policy needs no 'unsafe-inline'.
+if ('serviceWorker' in navigator && isSecureContext) {
+  const sw = navigator.serviceWorker;
+  const reload = !crossOriginIsolated && !sessionStorage.getItem('ranks:sw-reloaded');
+  // Files this page loaded before a worker (or this build's worker) controlled it are handed over to keep.
+  const keep = () => sw.controller?.postMessage({ type: 'keep', urls: [location.href, ...performance.getEntriesByType('resource').map((e) => e.name)] });
+  sw.addEventListener('controllerchange', keep);
+  const register = () => sw.register('/isolation-sw.js').then(() => sw.ready).then(() => {
+    if (reload) { sessionStorage.setItem('ranks:sw-reloaded', '1'); location.reload(); }
+  }, () => {});
+  if (reload) register(); else addEventListener('load', register);
+}

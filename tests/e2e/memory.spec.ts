@@ -1,0 +1,57 @@
+/**
+ * Issue 19, item 9: memory does not grow across runs. Its own file: measuring needs Chromium flags
+ * (an eager performance.measureUserAgentSpecificMemory, and gc()) that the other tests do not want.
+ */
+import { test, expect, type Page, type Locator } from '@playwright/test';
+import { chromiumLaunchOptions } from './chromium';
+import { firstChapterPath } from './pages';
+
+const pg = (page: Page) => page.locator('[data-playground]').first();
+
+async function openEditor(root: Locator) {
+  await root.locator('[data-listing]').click();
+  await expect(root.locator('.monaco-editor')).toBeVisible({ timeout: 30_000 });
+}
+
+async function setCode(page: Page, root: Locator, code: string) {
+  await root.locator('.monaco-editor .view-lines').click();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.press('Delete');
+  await page.keyboard.insertText(code);
+}
+
+test.use({ launchOptions: chromiumLaunchOptions(['--enable-blink-features=ForceEagerMeasureMemory', '--js-flags=--expose-gc']) });
+// ≈ 2–4 min on 2 loaded cores: 100 one-rank runs. The measure covers the page and its workers.
+test('memory after 100 runs is within 10 % of memory after 10', async ({ page }) => {
+  test.setTimeout(600_000);
+  await page.goto(firstChapterPath);
+  const root = pg(page);
+  await openEditor(root);
+  await root.locator('[data-world-select]').selectOption('1');
+  await setCode(page, root, "import { dist } from 'ranks';\nconsole.log('trivial run on rank', dist.rank);\n");
+  const runs = (n: number) => root.evaluate((el, count) => new Promise<void>((resolve, reject) => {
+    const status = el.querySelector('[data-status]')!;
+    const run = el.querySelector<HTMLButtonElement>('[data-action="run"]')!;
+    let left = count;
+    const next = () => (left-- > 0 ? run.click() : (observer.disconnect(), resolve()));
+    const observer = new MutationObserver(() => {
+      const text = status.textContent ?? '';
+      if (text.startsWith('Finished')) setTimeout(next, 0);
+      else if (/Failed|Timed out|Could not/.test(text)) reject(new Error(text));
+    });
+    observer.observe(status, { childList: true, characterData: true, subtree: true });
+    next();
+  }), n);
+  const measure = () => page.evaluate(async () => {
+    for (let i = 0; i < 3; i++) (globalThis as unknown as { gc(): void }).gc();
+    await new Promise((r) => setTimeout(r, 500));
+    const m = await (performance as unknown as { measureUserAgentSpecificMemory(): Promise<{ bytes: number }> }).measureUserAgentSpecificMemory();
+    return m.bytes;
+  });
+  await runs(10);
+  const after10 = await measure();
+  await runs(90);
+  const after100 = await measure();
+  console.log(`memory after 10 runs ${(after10 / 2 ** 20).toFixed(1)} MiB, after 100 runs ${(after100 / 2 ** 20).toFixed(1)} MiB`);
+  expect(after100).toBeLessThan(after10 * 1.1);
+});

@@ -10,12 +10,13 @@ async function crawl(page: Page): Promise<string[]> {
   while (queue.length > 0 && seen.size < 200) {
     const path = queue.shift()!;
     await page.goto(path);
-    const hrefs = await page.$$eval('a[href]', (as) => as.map((a) => (a as HTMLAnchorElement).href));
+    // Download links (the PyTorch twins) are files, not pages; twins.spec.ts checks them byte for byte.
+    const hrefs = await page.$$eval('a[href]:not([download])', (as) => as.map((a) => (a as HTMLAnchorElement).href));
     for (const href of hrefs) {
       const url = new URL(href);
       if (url.origin !== new URL(page.url()).origin) continue;
       const p = url.pathname;
-      if (/\.(ts|json|xml|txt|svg|png)$/.test(p) || seen.has(p)) continue;
+      if (/\.(ts|py|json|xml|txt|svg|png)$/.test(p) || seen.has(p)) continue;
       seen.add(p);
       queue.push(p);
     }

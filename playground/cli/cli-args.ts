@@ -1,14 +1,17 @@
-import { MAX_WORLD_SIZE } from '../cluster/cluster-core.ts';
-import type { BackendChoice } from '../cluster/protocol.ts';
+import { BACKEND_CHOICES, MAX_WORLD_SIZE, type BackendChoice } from '../contract/protocol.ts';
 
 /** Node's timers hold a signed 32-bit millisecond count; a longer delay fires at once. */
 export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
-const BACKENDS = ['auto', 'wasm', 'cpu'] as const;
+/** The contract's backend choices less WebGPU, which Node does not have. */
+const BACKENDS = BACKEND_CHOICES.filter((b) => b !== 'webgpu');
 
-export const USAGE = `usage: npm run ranks -- run <file.ts> [--world N] [--backend auto|wasm|cpu] [--timeout ms]
+export const USAGE = `usage: npm run ranks -- run <file.ts> [--world N] [--backend ${BACKENDS.join('|')}] [--timeout ms]
+       npm run ranks -- twin <playground.ts> [--helper]     print a playground's PyTorch twin
+       npm run ranks -- presets                             list the simulated GPU clusters
+       npm run ranks -- predict <collective> --cluster <preset> [--nodes N] [--gpus-per-node G] --bytes S
 
   --world N      number of ranks, 1 to ${MAX_WORLD_SIZE} (default 4)
-  --backend B    tfjs backend: auto, wasm or cpu (default cpu; Node has no WebGPU)
+  --backend B    tfjs backend: ${BACKENDS.join(', ')} (default cpu; Node has no WebGPU)
   --timeout ms   wall-clock limit for the run, 1 to ${MAX_TIMEOUT_MS} ms (default 60000)
 
 Safety: the program runs as you, on your machine. Ranks start under Node's permission model:

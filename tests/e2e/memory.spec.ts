@@ -2,23 +2,10 @@
  * Issue 19, item 9: memory does not grow across runs. Its own file: measuring needs Chromium flags
  * (an eager performance.measureUserAgentSpecificMemory, and gc()) that the other tests do not want.
  */
-import { test, expect, type Page, type Locator } from '@playwright/test';
+import { test, expect } from '@playwright/test';
 import { chromiumLaunchOptions } from './chromium';
 import { firstChapterPath } from './pages';
-
-const pg = (page: Page) => page.locator('[data-playground]').first();
-
-async function openEditor(root: Locator) {
-  await root.locator('[data-listing]').click();
-  await expect(root.locator('.monaco-editor')).toBeVisible({ timeout: 30_000 });
-}
-
-async function setCode(page: Page, root: Locator, code: string) {
-  await root.locator('.monaco-editor .view-lines').click();
-  await page.keyboard.press('ControlOrMeta+A');
-  await page.keyboard.press('Delete');
-  await page.keyboard.insertText(code);
-}
+import { firstPlayground as pg, openEditor, setCode } from './editor';
 
 test.use({ launchOptions: chromiumLaunchOptions(['--enable-blink-features=ForceEagerMeasureMemory', '--js-flags=--expose-gc']) });
 // ≈ 2–4 min on 2 loaded cores: 100 one-rank runs. The measure covers the page and its workers.

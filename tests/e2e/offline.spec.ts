@@ -4,11 +4,11 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { firstChapterPath } from './pages';
+import { firstPlayground as pg } from './editor';
 import { startStaticHost, type HostMode } from './static-host';
 import { contentSecurityPolicy } from '../../src/lib/site/hostHeaders.mjs';
 
 const dist = process.env.RANKS_DIST ?? 'dist';
-const pg = (page: Page) => page.locator('[data-playground]').first();
 const buildId = (root: string) => readFileSync(join(root, 'isolation-sw.js'), 'utf8').match(/"id":"([0-9a-f]+)"/)![1]!;
 
 /** Waits until the service worker controls the page and holds the page and every file it loaded. */

@@ -1,15 +1,6 @@
-import { test, expect, type Page, type Locator } from '@playwright/test';
+import { test, expect } from '@playwright/test';
 import { firstChapterPath } from './pages';
-
-const pg = (page: Page) => page.locator('[data-playground]').first();
-
-/** Replaces the whole editor content (insertText avoids Monaco's auto-closing brackets). */
-async function setCode(page: Page, root: Locator, code: string) {
-  await root.locator('.monaco-editor .view-lines').click();
-  await page.keyboard.press('ControlOrMeta+A');
-  await page.keyboard.press('Delete');
-  await page.keyboard.insertText(code);
-}
+import { firstPlayground as pg, setCode } from './editor';
 
 test.describe('chapter 1 playground', () => {
   test.beforeEach(async ({ page }) => {

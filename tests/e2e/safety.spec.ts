@@ -4,21 +4,7 @@
  */
 import { test, expect, type Page, type Locator } from '@playwright/test';
 import { firstChapterPath } from './pages';
-
-const pg = (page: Page) => page.locator('[data-playground]').first();
-
-async function openEditor(root: Locator) {
-  await root.locator('[data-listing]').click();
-  await expect(root.locator('.monaco-editor')).toBeVisible({ timeout: 30_000 });
-}
-
-/** Replaces the whole editor content (insertText avoids Monaco's auto-closing brackets). */
-async function setCode(page: Page, root: Locator, code: string) {
-  await root.locator('.monaco-editor .view-lines').click();
-  await page.keyboard.press('ControlOrMeta+A');
-  await page.keyboard.press('Delete');
-  await page.keyboard.insertText(code);
-}
+import { firstPlayground as pg, openEditor, setCode } from './editor';
 
 /** Starts recording main-thread long tasks (durations in ms) into window.__longTasks. */
 async function watchLongTasks(page: Page) {

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test, expect, type Page } from '@playwright/test';
+import { test, expect } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { firstChapterPath } from './pages';
+import { firstPlayground } from './editor';
 
 // The PyTorch tab beside each playground's TypeScript: the twin from content/twins/, launch commands, copy, download.
 const twinSource = (file: string) => readFileSync(join(process.cwd(), 'content', 'twins', file), 'utf8');
-const firstPlayground = (page: Page) => page.locator('[data-playground]').first();
 
 test('the PyTorch tab shows the twin and its torchrun, multi-node and SLURM commands; the TypeScript stays first', async ({ page }) => {
   await page.goto(firstChapterPath);

@@ -12,6 +12,11 @@ test.use({ launchOptions: chromiumLaunchOptions(['--enable-blink-features=ForceE
 test('memory after 100 runs is within 10 % of memory after 10', async ({ page }) => {
   test.setTimeout(600_000);
   await page.goto(firstChapterPath);
+  const measurable = await page.evaluate(() =>
+    (performance as unknown as { measureUserAgentSpecificMemory(): Promise<unknown> }).measureUserAgentSpecificMemory().then(() => true, () => false),
+  );
+  // The npm Chromium (a headless shell) refuses the API; Debian's Chromium, CI's browser, runs this test.
+  test.skip(!measurable, 'this Chromium has no performance.measureUserAgentSpecificMemory');
   const root = pg(page);
   await openEditor(root);
   await root.locator('[data-world-select]').selectOption('1');

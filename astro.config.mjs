@@ -26,11 +26,14 @@ export default defineConfig({
       remarkPlugins: [remarkMath],
       rehypePlugins: [
         rehypeHeadingIds,
-        [rehypeAutolinkHeadings, {
-          behavior: 'append',
-          properties: { className: ['heading-anchor'], ariaHidden: 'true', tabIndex: -1 },
-          content: { type: 'text', value: '#' },
-        }],
+        [
+          rehypeAutolinkHeadings,
+          {
+            behavior: 'append',
+            properties: { className: ['heading-anchor'], ariaHidden: 'true', tabIndex: -1 },
+            content: { type: 'text', value: '#' },
+          },
+        ],
         [rehypeKatex, { output: 'htmlAndMathml', throwOnError: true }],
         rehypeScrollableTables,
       ],
@@ -47,7 +50,17 @@ export default defineConfig({
     plugins: [editorTypesPlugin(), monacoCssOnDemand()],
     // Pre-bundle the heavy runtime deps so the first Run in `astro dev` doesn't hit "504 Outdated Optimize Dep".
     optimizeDeps: {
-      include: ['comlink', 'sucrase', '@tensorflow/tfjs', '@tensorflow/tfjs-backend-wasm', '@tensorflow/tfjs-backend-webgpu', 'monaco-editor/editor', 'monaco-editor/features/register.all', 'monaco-editor/languages/definitions/typescript/register', 'monaco-editor/languages/features/typescript/register'],
+      include: [
+        'comlink',
+        'sucrase',
+        '@tensorflow/tfjs',
+        '@tensorflow/tfjs-backend-wasm',
+        '@tensorflow/tfjs-backend-webgpu',
+        'monaco-editor/editor',
+        'monaco-editor/features/register.all',
+        'monaco-editor/languages/definitions/typescript/register',
+        'monaco-editor/languages/features/typescript/register',
+      ],
     },
     worker: { format: 'es' },
     build: { assetsInlineLimit: 0 },

@@ -4,7 +4,15 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', '.astro/**', 'node_modules/**', 'public/**', 'playground/collectives/kernel/reduce-wasm.ts'] },
+  {
+    ignores: [
+      'dist/**',
+      '.astro/**',
+      'node_modules/**',
+      'public/**',
+      'playground/collectives/kernel/reduce-wasm.ts',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -12,7 +20,10 @@ export default tseslint.config(
     languageOptions: { ecmaVersion: 2024, sourceType: 'module' },
     rules: {
       // A `_name` parameter says "unused on purpose".
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
       // Empty blocks with a comment are how the code says "nothing to do here".
       'no-empty': ['error', { allowEmptyCatch: true }],
       // Spin loops on Atomics are deliberate (bounded, with a comment).
@@ -29,6 +40,9 @@ export default tseslint.config(
     // Exercise programs define what their hidden checks call, and the checks are appended to them in one
     // scope (so they carry @ts-nocheck): "unused" here means "used by the other half".
     files: ['content/questions/exercises/**'],
-    rules: { '@typescript-eslint/no-unused-vars': 'off', '@typescript-eslint/ban-ts-comment': 'off' },
+    rules: {
+      '@typescript-eslint/no-unused-vars': 'off',
+      '@typescript-eslint/ban-ts-comment': 'off',
+    },
   },
 );

@@ -41,7 +41,10 @@ const integerIn = (flag: string, value: string, min: number, max: number): numbe
 export function parseCliArgs(argv: string[]): CliArgs | 'help' {
   if (argv.includes('--help') || argv.includes('-h')) return 'help';
   const [command, file, ...rest] = argv;
-  if (command !== 'run') throw new UsageError(command === undefined ? 'no command given' : `unknown command '${command}'`);
+  if (command !== 'run')
+    throw new UsageError(
+      command === undefined ? 'no command given' : `unknown command '${command}'`,
+    );
   if (!file || file.startsWith('--')) throw new UsageError('run needs a program file');
   const args: CliArgs = { file, world: 4, backend: 'cpu', timeoutMs: 60_000 };
   for (let i = 0; i < rest.length; i += 2) {
@@ -50,7 +53,8 @@ export function parseCliArgs(argv: string[]): CliArgs | 'help' {
     if (flag === '--world') args.world = integerIn(flag, value, 1, MAX_WORLD_SIZE);
     else if (flag === '--timeout') args.timeoutMs = integerIn(flag, value, 1, MAX_TIMEOUT_MS);
     else if (flag === '--backend') {
-      if (!(BACKENDS as readonly string[]).includes(value)) throw new UsageError(`--backend must be one of ${BACKENDS.join(', ')}, got '${value}'`);
+      if (!(BACKENDS as readonly string[]).includes(value))
+        throw new UsageError(`--backend must be one of ${BACKENDS.join(', ')}, got '${value}'`);
       args.backend = value as BackendChoice;
     } else throw new UsageError(`unknown option '${flag}'`);
   }

@@ -17,9 +17,16 @@ import { twinCommand } from './twin-command.ts';
 const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 function print(e: ClusterEvent): void {
-  if (e.type === 'log') (e.level === 'error' || e.level === 'warn' ? process.stderr : process.stdout).write(`[rank ${e.rank}] ${e.text}\n`);
-  else if (e.type === 'error') process.stderr.write(`[rank ${e.rank}] error${e.line ? ` at line ${e.line}` : ''}: ${e.message}\n`);
-  else if (e.type === 'backend' && e.reason) process.stderr.write(`[rank ${e.rank}] backend ${e.backend} (${e.reason})\n`);
+  if (e.type === 'log')
+    (e.level === 'error' || e.level === 'warn' ? process.stderr : process.stdout).write(
+      `[rank ${e.rank}] ${e.text}\n`,
+    );
+  else if (e.type === 'error')
+    process.stderr.write(
+      `[rank ${e.rank}] error${e.line ? ` at line ${e.line}` : ''}: ${e.message}\n`,
+    );
+  else if (e.type === 'backend' && e.reason)
+    process.stderr.write(`[rank ${e.rank}] backend ${e.backend} (${e.reason})\n`);
 }
 
 /**
@@ -28,8 +35,18 @@ function print(e: ClusterEvent): void {
  * are the ranks, and they inherit the same limits).
  */
 function rerunWithPermissions(programPath: string): number {
-  const flags = ['--permission', `--allow-fs-read=${projectRoot}`, `--allow-fs-read=${programPath}`, '--allow-worker', '--disable-warning=SecurityWarning'];
-  const child = spawnSync(process.execPath, [...flags, ...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit' });
+  const flags = [
+    '--permission',
+    `--allow-fs-read=${projectRoot}`,
+    `--allow-fs-read=${programPath}`,
+    '--allow-worker',
+    '--disable-warning=SecurityWarning',
+  ];
+  const child = spawnSync(
+    process.execPath,
+    [...flags, ...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)],
+    { stdio: 'inherit' },
+  );
   if (child.error) throw child.error;
   return child.status ?? 1;
 }
@@ -37,7 +54,11 @@ function rerunWithPermissions(programPath: string): number {
 async function main(): Promise<number> {
   // Our own commands, no reader code: they run without the relaunch below (twin reads content/twins only).
   const modelCommand = MODEL_COMMANDS[process.argv[2] ?? ''];
-  if (modelCommand) return modelCommand(process.argv.slice(3), { out: (l) => process.stdout.write(`${l}\n`), err: (l) => process.stderr.write(`${l}\n`) });
+  if (modelCommand)
+    return modelCommand(process.argv.slice(3), {
+      out: (l) => process.stdout.write(`${l}\n`),
+      err: (l) => process.stderr.write(`${l}\n`),
+    });
   if (process.argv[2] === 'twin') return twinCommand(process.argv.slice(3));
   let args;
   try {
@@ -61,10 +82,19 @@ async function main(): Promise<number> {
   }
   if (!(process as { permission?: unknown }).permission) return rerunWithPermissions(path);
   // Lines stream as they arrive; the verdict comes from the run's record, as on the page.
-  const { record } = await runProgram({ code, worldSize: args.world, backend: args.backend, timeoutMs: args.timeoutMs }, print);
+  const { record } = await runProgram(
+    { code, worldSize: args.world, backend: args.backend, timeoutMs: args.timeoutMs },
+    print,
+  );
   const result = record.result!;
-  if (result.reason === 'compile-error') process.stderr.write(`${args.file}:${result.error?.line ?? '?'}:${result.error?.column ?? '?'} ${result.error?.message}\n`);
-  else if (!result.ok) process.stderr.write(`run ${result.reason} after ${Math.round(result.durationMs)} ms${result.error ? `: ${result.error.message}` : ''}\n`);
+  if (result.reason === 'compile-error')
+    process.stderr.write(
+      `${args.file}:${result.error?.line ?? '?'}:${result.error?.column ?? '?'} ${result.error?.message}\n`,
+    );
+  else if (!result.ok)
+    process.stderr.write(
+      `run ${result.reason} after ${Math.round(result.durationMs)} ms${result.error ? `: ${result.error.message}` : ''}\n`,
+    );
   return result.ok ? 0 : 1;
 }
 

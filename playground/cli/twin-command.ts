@@ -8,11 +8,14 @@ import { fileURLToPath } from 'node:url';
 
 const TWINS = fileURLToPath(new URL('../../content/twins/', import.meta.url));
 const HELPER = 'ranks_twin.py';
-const USAGE = 'usage: npm run ranks -- twin <playground.ts> [--helper]   (--helper prints the shared ranks_twin.py)';
+const USAGE =
+  'usage: npm run ranks -- twin <playground.ts> [--helper]   (--helper prints the shared ranks_twin.py)';
 
 /** Twin file names, e.g. "04-manual-ddp.py", without the shared helper. */
 export function twinNames(): string[] {
-  return readdirSync(TWINS).filter((f) => f.endsWith('.py') && f !== HELPER).sort();
+  return readdirSync(TWINS)
+    .filter((f) => f.endsWith('.py') && f !== HELPER)
+    .sort();
 }
 
 /** The twin of a playground given by path or name ("…/04-manual-ddp.ts", "04-manual-ddp"); undefined if none. */
@@ -34,13 +37,19 @@ export function twinCommand(args: string[], out = process.stdout, err = process.
   }
   const file = twinFileFor(rest[0]!);
   if (!file) {
-    err.write(`no PyTorch twin for ${rest[0]}; twins exist for:\n${twinNames().map((n) => `  ${n.replace(/\.py$/, '.ts')}`).join('\n')}\n`);
+    err.write(
+      `no PyTorch twin for ${rest[0]}; twins exist for:\n${twinNames()
+        .map((n) => `  ${n.replace(/\.py$/, '.ts')}`)
+        .join('\n')}\n`,
+    );
     return 2;
   }
   const name = basename(file);
   out.write(readFileSync(helper ? join(TWINS, HELPER) : file, 'utf8'));
   if (!helper) {
-    err.write(`# Save as ${name} next to ${HELPER} (npm run ranks -- twin --helper > ${HELPER}), then:\n`);
+    err.write(
+      `# Save as ${name} next to ${HELPER} (npm run ranks -- twin --helper > ${HELPER}), then:\n`,
+    );
     err.write(`#   torchrun --nproc_per_node=4 ${name}\n`);
   }
   return 0;

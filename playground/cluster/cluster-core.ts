@@ -1,6 +1,19 @@
 import * as Comlink from 'comlink';
-import { abortSharedWorld, createSharedWorld, type SharedWorld } from '../collectives/shared-world.ts';
-import { BACKEND_CHOICES, DEFAULT_TIMEOUT_MS, isOneOf, listWords, MAX_WORLD_SIZE, type ClusterEvent, type RunOptions, type RunResult } from '../contract/protocol.ts';
+import {
+  abortSharedWorld,
+  createSharedWorld,
+  type SharedWorld,
+} from '../collectives/shared-world.ts';
+import {
+  BACKEND_CHOICES,
+  DEFAULT_TIMEOUT_MS,
+  isOneOf,
+  listWords,
+  MAX_WORLD_SIZE,
+  type ClusterEvent,
+  type RunOptions,
+  type RunResult,
+} from '../contract/protocol.ts';
 import { compileProgram, CompileError } from '../rank/compile.ts';
 import { createLogCounters, logMessageTaken } from '../rank/log-pacer.ts';
 import { tensorBudgetPerRank } from '../rank/memory-budget.ts';
@@ -31,14 +44,19 @@ const epochNow = () => performance.timeOrigin + performance.now();
  * Validates options, compiles once, starts every rank, and settles when all exit, one fails hard, time runs
  * out, or stop(). Nothing here ever waits on shared memory: a rank can write any of it.
  */
-export function startClusterOn(platform: WorkerPlatform, options: RunOptions, onEvent: (e: ClusterEvent) => void): RunningCluster {
+export function startClusterOn(
+  platform: WorkerPlatform,
+  options: RunOptions,
+  onEvent: (e: ClusterEvent) => void,
+): RunningCluster {
   const runStart = epochNow();
   const elapsed = () => epochNow() - runStart;
   const { worldSize, backend = 'auto', timeoutMs = DEFAULT_TIMEOUT_MS } = options;
   if (!Number.isInteger(worldSize) || worldSize < 1 || worldSize > MAX_WORLD_SIZE) {
     throw new Error(`worldSize must be an integer from 1 to ${MAX_WORLD_SIZE}, got ${worldSize}`);
   }
-  if (!isOneOf(BACKEND_CHOICES, backend)) throw new Error(`backend must be ${listWords(BACKEND_CHOICES)}, got '${backend}'`);
+  if (!isOneOf(BACKEND_CHOICES, backend))
+    throw new Error(`backend must be ${listWords(BACKEND_CHOICES)}, got '${backend}'`);
   const record = new RunRecord(worldSize);
 
   let js: string;
@@ -62,7 +80,9 @@ export function startClusterOn(platform: WorkerPlatform, options: RunOptions, on
   let settle!: (r: RunResult) => void;
   let finished = false;
   let graceTimer: ReturnType<typeof setTimeout> | undefined;
-  const done = new Promise<RunResult>((resolve) => { settle = resolve; });
+  const done = new Promise<RunResult>((resolve) => {
+    settle = resolve;
+  });
 
   const finish = (reason: RunResult['reason'], error?: RunResult['error']) => {
     if (finished) return;
@@ -76,7 +96,12 @@ export function startClusterOn(platform: WorkerPlatform, options: RunOptions, on
     world = undefined;
     onEvent = () => {};
     const ok = reason === 'finished' && [...exited.values()].every(Boolean);
-    const result: RunResult = { ok, reason: reason === 'finished' && !ok ? 'error' : reason, ...(error ? { error } : {}), durationMs: elapsed() };
+    const result: RunResult = {
+      ok,
+      reason: reason === 'finished' && !ok ? 'error' : reason,
+      ...(error ? { error } : {}),
+      durationMs: elapsed(),
+    };
     record.finish(result);
     settle(result);
   };
@@ -88,7 +113,8 @@ export function startClusterOn(platform: WorkerPlatform, options: RunOptions, on
   };
   /** Ranks still running when the run ends get an error line saying why they were stopped. */
   const endStragglers = (message: string) => {
-    for (let r = 0; r < worldSize; r++) if (!exited.has(r)) forward({ type: 'error', rank: r, message, time: elapsed() });
+    for (let r = 0; r < worldSize; r++)
+      if (!exited.has(r)) forward({ type: 'error', rank: r, message, time: elapsed() });
   };
   const rankExited = (rank: number, ok: boolean) => {
     if (exited.has(rank)) return;
@@ -99,7 +125,9 @@ export function startClusterOn(platform: WorkerPlatform, options: RunOptions, on
     if (world) abortSharedWorld(world, `rank ${rank} failed`);
     // ...and a peer busy outside any collective (a loop that never calls one) cannot hold the run open.
     graceTimer = setTimeout(() => {
-      endStragglers(`Stopped ${(FAILURE_GRACE_MS / 1000).toFixed(0)} s after rank ${rank} failed: this rank was still running outside any collective (busy computing, or in an endless loop), so it never saw the failure.`);
+      endStragglers(
+        `Stopped ${(FAILURE_GRACE_MS / 1000).toFixed(0)} s after rank ${rank} failed: this rank was still running outside any collective (busy computing, or in an endless loop), so it never saw the failure.`,
+      );
       finish('error');
     }, FAILURE_GRACE_MS);
   };
@@ -112,7 +140,12 @@ export function startClusterOn(platform: WorkerPlatform, options: RunOptions, on
 
   for (let rank = 0; rank < worldSize; rank++) {
     const crash = (message: string) => {
-      forward({ type: 'error', rank, message: `rank ${rank} crashed: ${message}`, time: elapsed() });
+      forward({
+        type: 'error',
+        rank,
+        message: `rank ${rank} crashed: ${message}`,
+        time: elapsed(),
+      });
       forward({ type: 'exit', rank, ok: false, time: elapsed() });
     };
     const worker = platform.spawn(rank, crash);
@@ -130,9 +163,25 @@ export function startClusterOn(platform: WorkerPlatform, options: RunOptions, on
     });
     channel.port1.start();
     ports.push(channel.port1);
-    worker.api.run(Comlink.transfer({ world: shared, rank, js, backend, runStart, logCounters, tensorBudgetBytes: tensorBudgetPerRank(worldSize, options.tensorBudgetBytes), events: channel.port2 }, [channel.port2])).catch((e: unknown) => {
-      if (!finished) crash(e instanceof Error ? e.message : String(e));
-    });
+    worker.api
+      .run(
+        Comlink.transfer(
+          {
+            world: shared,
+            rank,
+            js,
+            backend,
+            runStart,
+            logCounters,
+            tensorBudgetBytes: tensorBudgetPerRank(worldSize, options.tensorBudgetBytes),
+            events: channel.port2,
+          },
+          [channel.port2],
+        ),
+      )
+      .catch((e: unknown) => {
+        if (!finished) crash(e instanceof Error ? e.message : String(e));
+      });
   }
 
   return { done, stop: () => finish('stopped'), record };

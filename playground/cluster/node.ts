@@ -14,17 +14,28 @@ const nodeWorkers: WorkerPlatform = {
   spawn(rank, onCrash) {
     const worker = new Worker(rankEntry, { name: `rank ${rank}` });
     worker.on('error', (e) => onCrash(e.message));
-    worker.on('exit', (code) => { if (code !== 0) onCrash(`worker exited with code ${code}`); });
-    return { api: Comlink.wrap<RankApi>(nodeEndpoint(worker)), terminate: () => void worker.terminate() };
+    worker.on('exit', (code) => {
+      if (code !== 0) onCrash(`worker exited with code ${code}`);
+    });
+    return {
+      api: Comlink.wrap<RankApi>(nodeEndpoint(worker)),
+      terminate: () => void worker.terminate(),
+    };
   },
 };
 
-export function startCluster(options: RunOptions, onEvent: (e: ClusterEvent) => void = () => {}): RunningCluster {
+export function startCluster(
+  options: RunOptions,
+  onEvent: (e: ClusterEvent) => void = () => {},
+): RunningCluster {
   return startClusterOn(nodeWorkers, options, onEvent);
 }
 
 /** Runs a program to the end: its result, its record, and every event in arrival order (the record's). */
-export async function runProgram(options: RunOptions, onEvent?: (e: ClusterEvent) => void): Promise<{ result: RunResult; events: ClusterEvent[]; record: RunRecord }> {
+export async function runProgram(
+  options: RunOptions,
+  onEvent?: (e: ClusterEvent) => void,
+): Promise<{ result: RunResult; events: ClusterEvent[]; record: RunRecord }> {
   const running = startCluster(options, (e) => onEvent?.(e));
   const result = await running.done;
   return { result, events: running.record.events, record: running.record };

@@ -7,7 +7,14 @@ import type { RunRecord } from './run-record.ts';
 
 export type { RecordedLine, RankRecord } from './run-record.ts';
 export type { RunRecord } from './run-record.ts';
-export type { Backend, BackendChoice, ClusterEvent, RunOptions, RunResult, TraceEvent } from '../contract/protocol.ts';
+export type {
+  Backend,
+  BackendChoice,
+  ClusterEvent,
+  RunOptions,
+  RunResult,
+  TraceEvent,
+} from '../contract/protocol.ts';
 
 /** A started run: `done` settles once every rank has exited, or the run was stopped or timed out. */
 export interface RunningCluster {

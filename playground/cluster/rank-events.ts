@@ -1,13 +1,23 @@
-import { CLUSTER_EVENT_TYPES, isOneOf, LOG_LEVELS, BACKENDS, TRACE_KINDS, type ClusterEvent, type TraceEvent } from '../contract/protocol.ts';
+import {
+  CLUSTER_EVENT_TYPES,
+  isOneOf,
+  LOG_LEVELS,
+  BACKENDS,
+  TRACE_KINDS,
+  type ClusterEvent,
+  type TraceEvent,
+} from '../contract/protocol.ts';
 
 const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 const isString = (v: unknown): v is string => typeof v === 'string';
-const optional = <T>(v: unknown, is: (v: unknown) => v is T): T | undefined => (is(v) ? v : undefined);
+const optional = <T>(v: unknown, is: (v: unknown) => v is T): T | undefined =>
+  is(v) ? v : undefined;
 
 function traceEvent(raw: unknown, rank: number): TraceEvent | null {
   if (typeof raw !== 'object' || raw === null) return null;
   const e = raw as Record<string, unknown>;
-  if (!isOneOf(TRACE_KINDS, e.kind) || !isNumber(e.start) || !isNumber(e.end) || !isNumber(e.bytes)) return null;
+  if (!isOneOf(TRACE_KINDS, e.kind) || !isNumber(e.start) || !isNumber(e.end) || !isNumber(e.bytes))
+    return null;
   const out: TraceEvent = { rank, kind: e.kind, bytes: e.bytes, start: e.start, end: e.end };
   const algorithm = optional(e.algorithm, isString);
   const label = optional(e.label, isString);
@@ -32,7 +42,12 @@ export function eventFromRank(data: unknown, rank: number): ClusterEvent | null 
   switch (e.type) {
     case 'backend':
       if (!isOneOf(BACKENDS, e.backend)) return null;
-      return { type: 'backend', rank, backend: e.backend, ...(isString(e.reason) ? { reason: e.reason } : {}) };
+      return {
+        type: 'backend',
+        rank,
+        backend: e.backend,
+        ...(isString(e.reason) ? { reason: e.reason } : {}),
+      };
     case 'log':
       if (!isOneOf(LOG_LEVELS, e.level) || !isString(e.text) || !isNumber(e.time)) return null;
       return { type: 'log', rank, level: e.level, text: e.text, time: e.time };
@@ -40,14 +55,23 @@ export function eventFromRank(data: unknown, rank: number): ClusterEvent | null 
       if (!isString(e.message) || !isNumber(e.time)) return null;
       const line = optional(e.line, isNumber);
       const column = optional(e.column, isNumber);
-      return { type: 'error', rank, message: e.message, time: e.time, ...(line === undefined ? {} : { line }), ...(column === undefined ? {} : { column }) };
+      return {
+        type: 'error',
+        rank,
+        message: e.message,
+        time: e.time,
+        ...(line === undefined ? {} : { line }),
+        ...(column === undefined ? {} : { column }),
+      };
     }
     case 'exit':
       if (typeof e.ok !== 'boolean' || !isNumber(e.time)) return null;
       return { type: 'exit', rank, ok: e.ok, time: e.time };
     case 'trace': {
       if (!Array.isArray(e.events)) return null;
-      const events = e.events.map((t) => traceEvent(t, rank)).filter((t): t is TraceEvent => t !== null);
+      const events = e.events
+        .map((t) => traceEvent(t, rank))
+        .filter((t): t is TraceEvent => t !== null);
       return { type: 'trace', rank, events };
     }
   }

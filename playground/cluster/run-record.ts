@@ -1,4 +1,12 @@
-import { MAX_LOG_LINES, MAX_TRACE_EVENTS, type Backend, type ClusterEvent, type LogLevel, type RunResult, type TraceEvent } from '../contract/protocol.ts';
+import {
+  MAX_LOG_LINES,
+  MAX_TRACE_EVENTS,
+  type Backend,
+  type ClusterEvent,
+  type LogLevel,
+  type RunResult,
+  type TraceEvent,
+} from '../contract/protocol.ts';
 
 /** One line in a rank's output: something it printed, or an error it (or the cluster, for it) reported. */
 export interface RecordedLine {
@@ -40,7 +48,12 @@ export class RunRecord {
 
   constructor(worldSize: number) {
     this.worldSize = worldSize;
-    this.ranks = Array.from({ length: worldSize }, (_, rank) => ({ rank, lines: [], droppedLines: 0, exit: null }));
+    this.ranks = Array.from({ length: worldSize }, (_, rank) => ({
+      rank,
+      lines: [],
+      droppedLines: 0,
+      exit: null,
+    }));
   }
 
   add(e: ClusterEvent): void {
@@ -61,7 +74,13 @@ export class RunRecord {
         r.lines.push({ time: e.time, kind: e.level, text: e.text });
         break;
       case 'error':
-        r.lines.push({ time: e.time, kind: 'failure', text: e.message, ...(e.line === undefined ? {} : { line: e.line }), ...(e.column === undefined ? {} : { column: e.column }) });
+        r.lines.push({
+          time: e.time,
+          kind: 'failure',
+          text: e.message,
+          ...(e.line === undefined ? {} : { line: e.line }),
+          ...(e.column === undefined ? {} : { column: e.column }),
+        });
         break;
       case 'exit':
         r.exit ??= { ok: e.ok, time: e.time };
@@ -92,6 +111,8 @@ export class RunRecord {
 
   /** Every line of every rank, ordered by time (then rank): the combined view. */
   combined(): (RecordedLine & { rank: number })[] {
-    return this.ranks.flatMap((r) => r.lines.map((l) => ({ ...l, rank: r.rank }))).sort((a, b) => a.time - b.time || a.rank - b.rank);
+    return this.ranks
+      .flatMap((r) => r.lines.map((l) => ({ ...l, rank: r.rank })))
+      .sort((a, b) => a.time - b.time || a.rank - b.rank);
   }
 }

@@ -14,11 +14,18 @@ export interface AllReduceRound {
 const kernelOp = (op: ReduceOp): KernelOp => (op === 'avg' ? 'sum' : op);
 
 function load(run: CollectiveRun, r: AllReduceRound): void {
-  if (r.input) sharedView(run.engine.bytes.buffer, run.dtype, run.region(run.engine.rank), r.length).set(r.input.subarray(r.offset, r.offset + r.length));
+  if (r.input)
+    sharedView(run.engine.bytes.buffer, run.dtype, run.region(run.engine.rank), r.length).set(
+      r.input.subarray(r.offset, r.offset + r.length),
+    );
 }
 
 function store(run: CollectiveRun, r: AllReduceRound): void {
-  if (r.output) r.output.set(sharedView(run.engine.bytes.buffer, run.dtype, run.region(run.engine.rank), r.length), r.offset);
+  if (r.output)
+    r.output.set(
+      sharedView(run.engine.bytes.buffer, run.dtype, run.region(run.engine.rank), r.length),
+      r.offset,
+    );
 }
 
 /**
@@ -50,7 +57,16 @@ export async function ringAllReduceRound(run: CollectiveRun, r: AllReduceRound):
     run.arrive();
     received += len * 4;
     sent += ringChunk(m, n, (run.idx - s + n) % n)[1] * 4;
-    e.trace({ kind: 'allReduce', algorithm: 'ring', step: s, peer: prevRank, bytes: len * 4, start: t, end: e.env.now(), label: 'reduce-scatter' });
+    e.trace({
+      kind: 'allReduce',
+      algorithm: 'ring',
+      step: s,
+      peer: prevRank,
+      bytes: len * 4,
+      start: t,
+      end: e.env.now(),
+      label: 'reduce-scatter',
+    });
   }
   if (n === 1 && op === 'avg') e.kernel.divide(dtype, me, m, 1);
   for (let s = 0; s < n - 1; s++) {
@@ -63,12 +79,29 @@ export async function ringAllReduceRound(run: CollectiveRun, r: AllReduceRound):
     run.arrive();
     received += len * 4;
     sent += ringChunk(m, n, (run.idx + 1 - s + n) % n)[1] * 4;
-    e.trace({ kind: 'allReduce', algorithm: 'ring', step: n - 1 + s, peer: prevRank, bytes: len * 4, start: t, end: e.env.now(), label: 'all-gather' });
+    e.trace({
+      kind: 'allReduce',
+      algorithm: 'ring',
+      step: n - 1 + s,
+      peer: prevRank,
+      bytes: len * 4,
+      start: t,
+      end: e.env.now(),
+      label: 'all-gather',
+    });
   }
   store(run, r);
   run.endRound();
   e.count('allReduce', sent, received, false);
-  if (n === 1) e.trace({ kind: 'allReduce', algorithm: 'ring', step: 0, bytes: 0, start: t0, end: e.env.now() });
+  if (n === 1)
+    e.trace({
+      kind: 'allReduce',
+      algorithm: 'ring',
+      step: 0,
+      bytes: 0,
+      start: t0,
+      end: e.env.now(),
+    });
 }
 
 /**
@@ -85,25 +118,52 @@ export async function twoShotAllReduceRound(run: CollectiveRun, r: AllReduceRoun
   const t0 = e.env.now();
   await run.untilAll(1);
   const t1 = e.env.now();
-  e.trace({ kind: 'allReduce', algorithm: 'two-shot', step: 0, bytes: 0, start: t0, end: t1, label: 'barrier' });
+  e.trace({
+    kind: 'allReduce',
+    algorithm: 'two-shot',
+    step: 0,
+    bytes: 0,
+    start: t0,
+    end: t1,
+    label: 'barrier',
+  });
   const [start, len] = ringChunk(r.length, n, run.idx);
   const mine = run.region(e.rank) + start * 4;
   const others = run.group.members.filter((m) => m !== e.rank);
   // The fused kernel reads chunk r of every region (in group order, so sums round alike whoever owns the
   // chunk) and writes the result to all of them in one pass.
   const table = e.scratch;
-  run.group.members.forEach((q, k) => { e.words[(table >> 2) + k] = run.region(q) + start * 4; });
+  run.group.members.forEach((q, k) => {
+    e.words[(table >> 2) + k] = run.region(q) + start * 4;
+  });
   if (!e.kernel.reduceIntoAll(op, dtype, table, n, len)) {
-    for (const q of others) e.kernel.reduce(kernelOp(op), dtype, mine, run.region(q) + start * 4, len);
+    for (const q of others)
+      e.kernel.reduce(kernelOp(op), dtype, mine, run.region(q) + start * 4, len);
     if (op === 'avg') e.kernel.divide(dtype, mine, len, n);
     for (const q of others) e.kernel.copy(run.region(q) + start * 4, mine, len);
   }
   run.arrive();
   const t2 = e.env.now();
-  e.trace({ kind: 'allReduce', algorithm: 'two-shot', step: 1, bytes: others.length * len * 4, start: t1, end: t2, label: `reduce chunk ${run.idx}, write back` });
+  e.trace({
+    kind: 'allReduce',
+    algorithm: 'two-shot',
+    step: 1,
+    bytes: others.length * len * 4,
+    start: t1,
+    end: t2,
+    label: `reduce chunk ${run.idx}, write back`,
+  });
   await run.untilAll(2);
   store(run, r);
   run.endRound();
-  e.trace({ kind: 'allReduce', algorithm: 'two-shot', step: 2, bytes: 0, start: t2, end: e.env.now(), label: 'barrier' });
+  e.trace({
+    kind: 'allReduce',
+    algorithm: 'two-shot',
+    step: 2,
+    bytes: 0,
+    start: t2,
+    end: e.env.now(),
+    label: 'barrier',
+  });
   e.count('allReduce', others.length * len * 4, others.length * len * 4, false);
 }

@@ -1,4 +1,12 @@
-import { ALL_REDUCE_ALGORITHMS, DTYPES, REDUCE_OPS, isOneOf, type AllReduceAlgorithm, type Dtype, type ReduceOp } from '../contract/protocol.ts';
+import {
+  ALL_REDUCE_ALGORITHMS,
+  DTYPES,
+  REDUCE_OPS,
+  isOneOf,
+  type AllReduceAlgorithm,
+  type Dtype,
+  type ReduceOp,
+} from '../contract/protocol.ts';
 import type { GroupInfo } from './group-registry.ts';
 import type { Payload } from './typed-views.ts';
 
@@ -12,46 +20,72 @@ export type Input = Payload | { dtype: Dtype; length: number; data: Promise<Payl
 
 export const dtypeOf = (p: Payload): Dtype => (p instanceof Int32Array ? 'int32' : 'float32');
 export const inputInfo = (i: Input): { dtype: Dtype; length: number } =>
-  ArrayBuffer.isView(i) ? { dtype: dtypeOf(i), length: i.length } : { dtype: i.dtype, length: i.length };
+  ArrayBuffer.isView(i)
+    ? { dtype: dtypeOf(i), length: i.length }
+    : { dtype: i.dtype, length: i.length };
 
 /** The options object of a call; `required` keys must be present. */
-export function checkOptions(name: string, o: unknown, required: readonly string[] = []): Record<string, unknown> {
+export function checkOptions(
+  name: string,
+  o: unknown,
+  required: readonly string[] = [],
+): Record<string, unknown> {
   if (o === undefined && required.length === 0) return {};
-  if (typeof o !== 'object' || o === null) throw new Error(`${name}: options must be an object${required.length ? ` with ${required.join(', ')}` : ''}`);
+  if (typeof o !== 'object' || o === null)
+    throw new Error(
+      `${name}: options must be an object${required.length ? ` with ${required.join(', ')}` : ''}`,
+    );
   for (const k of required) if (!(k in o)) throw new Error(`${name}: missing option ${k}`);
   return o as Record<string, unknown>;
 }
 
 export function checkOp(name: string, op: unknown): ReduceOp {
   if (op === undefined) return 'sum';
-  if (!isOneOf(REDUCE_OPS, op)) throw new Error(`${name}: unknown op ${JSON.stringify(op)}; use one of ${REDUCE_OPS.join(', ')}`);
+  if (!isOneOf(REDUCE_OPS, op))
+    throw new Error(
+      `${name}: unknown op ${JSON.stringify(op)}; use one of ${REDUCE_OPS.join(', ')}`,
+    );
   return op;
 }
 
 export function checkAlgorithm(name: string, algorithm: unknown): AllReduceAlgorithm {
   if (algorithm === undefined) return 'auto';
-  if (!isOneOf(ALL_REDUCE_ALGORITHMS, algorithm)) throw new Error(`${name}: unknown algorithm ${JSON.stringify(algorithm)}; use one of ${ALL_REDUCE_ALGORITHMS.join(', ')}`);
+  if (!isOneOf(ALL_REDUCE_ALGORITHMS, algorithm))
+    throw new Error(
+      `${name}: unknown algorithm ${JSON.stringify(algorithm)}; use one of ${ALL_REDUCE_ALGORITHMS.join(', ')}`,
+    );
   return algorithm;
 }
 
 export function checkDtype(name: string, dtype: unknown): Dtype {
   if (dtype === undefined) return 'float32';
-  if (!isOneOf(DTYPES, dtype)) throw new Error(`${name}: dtype must be ${DTYPES.join(' or ')}, got ${JSON.stringify(dtype)}`);
+  if (!isOneOf(DTYPES, dtype))
+    throw new Error(`${name}: dtype must be ${DTYPES.join(' or ')}, got ${JSON.stringify(dtype)}`);
   return dtype;
 }
 
 export function checkShape(name: string, shape: unknown): number[] {
-  if (!Array.isArray(shape) || !shape.every((d) => Number.isInteger(d) && d >= 0)) throw new Error(`${name}: shape must be an array of non-negative integers, got ${JSON.stringify(shape)}`);
+  if (!Array.isArray(shape) || !shape.every((d) => Number.isInteger(d) && d >= 0))
+    throw new Error(
+      `${name}: shape must be an array of non-negative integers, got ${JSON.stringify(shape)}`,
+    );
   return shape as number[];
 }
 
 /** This rank must belong to the group it calls on. */
 export function checkMember(name: string, group: GroupInfo, rank: number): void {
-  if (group.indexOf(rank) < 0) throw new Error(`${name}: rank ${rank} is not a member of group [${group.members.join(', ')}]`);
+  if (group.indexOf(rank) < 0)
+    throw new Error(`${name}: rank ${rank} is not a member of group [${group.members.join(', ')}]`);
 }
 
 /** A rooted collective's src or dst: a global rank inside the group. */
-export function checkRoot(name: string, key: 'src' | 'dst', value: unknown, group: GroupInfo, worldSize: number): number {
+export function checkRoot(
+  name: string,
+  key: 'src' | 'dst',
+  value: unknown,
+  group: GroupInfo,
+  worldSize: number,
+): number {
   if (!Number.isInteger(value) || group.indexOf(value as number) < 0) {
     const within = group.slot === 0 ? `0..${worldSize - 1}` : `[${group.members.join(', ')}]`;
     throw new Error(`${name}: ${key} must be a rank in ${within}, got ${JSON.stringify(value)}`);
@@ -60,9 +94,17 @@ export function checkRoot(name: string, key: 'src' | 'dst', value: unknown, grou
 }
 
 /** A point-to-point peer: another rank of the world. */
-export function checkPeer(name: 'send' | 'recv', key: 'src' | 'dst', value: unknown, rank: number, worldSize: number): number {
+export function checkPeer(
+  name: 'send' | 'recv',
+  key: 'src' | 'dst',
+  value: unknown,
+  rank: number,
+  worldSize: number,
+): number {
   if (!Number.isInteger(value) || (value as number) < 0 || (value as number) >= worldSize) {
-    throw new Error(`${name}: ${key} must be a rank in 0..${worldSize - 1}, got ${JSON.stringify(value)}`);
+    throw new Error(
+      `${name}: ${key} must be a rank in 0..${worldSize - 1}, got ${JSON.stringify(value)}`,
+    );
   }
   if (value === rank) throw new Error(`${name}: rank ${rank} cannot ${name} to itself`);
   return value as number;
@@ -78,15 +120,32 @@ export interface TensorLike {
 }
 
 /** Converts a reader's tensor into a collective's input: checks it is a live float32 or int32 tf.Tensor. */
-export function tensorInput(name: string, t: unknown, isTensor: (t: unknown) => t is TensorLike): { input: Input & { dtype: Dtype }; shape: number[] } {
+export function tensorInput(
+  name: string,
+  t: unknown,
+  isTensor: (t: unknown) => t is TensorLike,
+): { input: Input & { dtype: Dtype }; shape: number[] } {
   const checked = checkTensor(name, t, isTensor);
-  return { input: { dtype: checked.dtype as Dtype, length: checked.size, data: checked.data() as Promise<Payload> }, shape: checked.shape };
+  return {
+    input: {
+      dtype: checked.dtype as Dtype,
+      length: checked.size,
+      data: checked.data() as Promise<Payload>,
+    },
+    shape: checked.shape,
+  };
 }
 
 /** A live float32 or int32 tensor, without reading it (non-src ranks of scatter only need its shape). */
-export function checkTensor(name: string, t: unknown, isTensor: (t: unknown) => t is TensorLike): TensorLike & { dtype: Dtype } {
-  if (!isTensor(t)) throw new Error(`${name}: expected a tf.Tensor, got ${t === null ? 'null' : typeof t}`);
+export function checkTensor(
+  name: string,
+  t: unknown,
+  isTensor: (t: unknown) => t is TensorLike,
+): TensorLike & { dtype: Dtype } {
+  if (!isTensor(t))
+    throw new Error(`${name}: expected a tf.Tensor, got ${t === null ? 'null' : typeof t}`);
   if (t.isDisposed) throw new Error(`${name}: the tensor was already disposed`);
-  if (!isOneOf(DTYPES, t.dtype)) throw new Error(`${name}: only ${DTYPES.join(' and ')} tensors are supported, got ${t.dtype}`);
+  if (!isOneOf(DTYPES, t.dtype))
+    throw new Error(`${name}: only ${DTYPES.join(' and ')} tensors are supported, got ${t.dtype}`);
   return t as TensorLike & { dtype: Dtype };
 }

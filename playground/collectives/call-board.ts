@@ -1,5 +1,18 @@
 import { decodeDescriptor, encodeDescriptor, type CallDescriptor } from './call-descriptor.ts';
-import { C_DESC, C_GROUP, C_HEARTBEAT, C_RECV_FROM, C_SEQ, C_STATE, callIndex, DESC_SLOTS, DESC_WORDS, P_DESC0, progressIndex, type WorldLayout } from './layout.ts';
+import {
+  C_DESC,
+  C_GROUP,
+  C_HEARTBEAT,
+  C_RECV_FROM,
+  C_SEQ,
+  C_STATE,
+  callIndex,
+  DESC_SLOTS,
+  DESC_WORDS,
+  P_DESC0,
+  progressIndex,
+  type WorldLayout,
+} from './layout.ts';
 
 /** What a rank last did, as its call block says: `state` 0 no call yet, 1 inside a collective, 2 finished it. */
 export interface PublishedCall {
@@ -26,7 +39,11 @@ export class CallBoard {
   }
 
   #slotAt(slot: number, rank: number, seq: number): number {
-    return progressIndex(this.#layout, this.#worldSize, slot, rank) + P_DESC0 + (seq % DESC_SLOTS) * DESC_WORDS;
+    return (
+      progressIndex(this.#layout, this.#worldSize, slot, rank) +
+      P_DESC0 +
+      (seq % DESC_SLOTS) * DESC_WORDS
+    );
   }
 
   /** Publishes `rank`'s call `seq` in group `slot` and marks the rank as inside it. */

@@ -1,4 +1,13 @@
-import { ALL_REDUCE_ALGORITHMS, COLLECTIVE_KINDS, DTYPES, REDUCE_OPS, type Algorithm, type CollectiveKind, type Dtype, type ReduceOp } from '../contract/protocol.ts';
+import {
+  ALL_REDUCE_ALGORITHMS,
+  COLLECTIVE_KINDS,
+  DTYPES,
+  REDUCE_OPS,
+  type Algorithm,
+  type CollectiveKind,
+  type Dtype,
+  type ReduceOp,
+} from '../contract/protocol.ts';
 
 export type { Algorithm, CollectiveKind, Dtype } from '../contract/protocol.ts';
 
@@ -17,7 +26,10 @@ export interface CallDescriptor {
 // Wire codes are indexes into the contract's lists (null is code 0 where a field may be empty).
 const KINDS: readonly CollectiveKind[] = COLLECTIVE_KINDS;
 const OPS: readonly (ReduceOp | null)[] = [null, ...REDUCE_OPS];
-const ALGORITHMS: readonly (Algorithm | null)[] = [null, ...ALL_REDUCE_ALGORITHMS.filter((a): a is Algorithm => a !== 'auto')];
+const ALGORITHMS: readonly (Algorithm | null)[] = [
+  null,
+  ...ALL_REDUCE_ALGORITHMS.filter((a): a is Algorithm => a !== 'auto'),
+];
 
 /** Writes the 6 descriptor words after a leading sequence word (written last, by the caller). */
 export function encodeDescriptor(words: Int32Array, at: number, d: CallDescriptor): void {
@@ -51,7 +63,8 @@ export function describeCall(d: CallDescriptor): string {
   const parts: string[] = [];
   if (d.op) parts.push(`op=${d.op}`);
   if (d.kind !== 'barrier') parts.push(`${d.length} ${d.dtype}`);
-  if (d.root >= 0) parts.push(`${d.kind === 'broadcast' || d.kind === 'scatter' ? 'src' : 'dst'}=${d.root}`);
+  if (d.root >= 0)
+    parts.push(`${d.kind === 'broadcast' || d.kind === 'scatter' ? 'src' : 'dst'}=${d.root}`);
   if (d.algorithm) parts.push(d.algorithm);
   return `${d.kind}(${parts.join(', ')})`;
 }

@@ -5,7 +5,15 @@ import { CommCounters } from './comm-stats.ts';
 import { describeRank, groupName, mismatchMessage } from './failure-messages.ts';
 import { groupInfo, registerGroup, type GroupInfo } from './group-registry.ts';
 import { instantiateReduceKernel, type ReduceKernel } from './kernel/reduce-kernel.ts';
-import { H_MAGIC, H_WORLD, MAGIC, P_COUNT, progressIndex, regionOffset, scratchOffset } from './layout.ts';
+import {
+  H_MAGIC,
+  H_WORLD,
+  MAGIC,
+  P_COUNT,
+  progressIndex,
+  regionOffset,
+  scratchOffset,
+} from './layout.ts';
 import { abortSharedWorld, type SharedWorld } from './shared-world.ts';
 import { WorldSync, type WaitMode } from './world-sync.ts';
 import { CollectiveRun, type GroupSequence } from './collective-run.ts';
@@ -44,13 +52,23 @@ export class CollectiveEngine {
   /** Readers of this rank's region from its last use: they must be done before it is overwritten. */
   #lastRegionUse: { group: GroupInfo; target: number } | null = null;
 
-  constructor(world: SharedWorld, rank: number, env: EngineEnv, nextSeq: (slot: number) => number, kernel?: ReduceKernel) {
-    if (!Number.isInteger(rank) || rank < 0 || rank >= world.worldSize) throw new Error(`rank ${rank} is outside the world (0..${world.worldSize - 1})`);
+  constructor(
+    world: SharedWorld,
+    rank: number,
+    env: EngineEnv,
+    nextSeq: (slot: number) => number,
+    kernel?: ReduceKernel,
+  ) {
+    if (!Number.isInteger(rank) || rank < 0 || rank >= world.worldSize)
+      throw new Error(`rank ${rank} is outside the world (0..${world.worldSize - 1})`);
     this.rank = rank;
     this.worldSize = world.worldSize;
     this.world = world;
     this.words = new Int32Array(world.memory.buffer);
-    if (this.words[H_MAGIC] !== MAGIC || this.words[H_WORLD] !== world.worldSize) throw new Error('joinWorld: the world was not made by createSharedWorld (or its memory was not shared with this rank)');
+    if (this.words[H_MAGIC] !== MAGIC || this.words[H_WORLD] !== world.worldSize)
+      throw new Error(
+        'joinWorld: the world was not made by createSharedWorld (or its memory was not shared with this rank)',
+      );
     this.bytes = new Uint8Array(world.memory.buffer);
     this.kernel = kernel ?? instantiateReduceKernel(world.memory);
     this.env = env;
@@ -59,7 +77,10 @@ export class CollectiveEngine {
     this.board = new CallBoard(this.words, world.layout, world.worldSize);
     this.liveness = new PeerLiveness(this.board, env.now);
     this.stopHeartbeat = PeerLiveness.start(this.board, rank);
-    this.worldGroup = groupInfo(0, Array.from({ length: world.worldSize }, (_, i) => i));
+    this.worldGroup = groupInfo(
+      0,
+      Array.from({ length: world.worldSize }, (_, i) => i),
+    );
     this.scratch = scratchOffset(world.layout, rank);
   }
 
@@ -112,7 +133,12 @@ export class CollectiveEngine {
   }
 
   /** Starts a collective: takes the group's next sequence number and publishes the call descriptor. */
-  begin(group: GroupInfo, sequence: GroupSequence, desc: CallDescriptor, mode: WaitMode): CollectiveRun {
+  begin(
+    group: GroupInfo,
+    sequence: GroupSequence,
+    desc: CallDescriptor,
+    mode: WaitMode,
+  ): CollectiveRun {
     this.throwIfPoisoned();
     const seq = sequence.seq++;
     this.board.publish(this.rank, group.slot, seq, desc);
@@ -133,7 +159,9 @@ export class CollectiveEngine {
   guardRegion(run: CollectiveRun): void | Promise<void> {
     const use = this.#lastRegionUse;
     if (!use) return;
-    const pending: number[] = use.group.members.filter((m) => m !== this.rank && this.sync.value(this.progressIndex(use.group.slot, m)) < use.target);
+    const pending: number[] = use.group.members.filter(
+      (m) => m !== this.rank && this.sync.value(this.progressIndex(use.group.slot, m)) < use.target,
+    );
     if (pending.length === 0) {
       this.#lastRegionUse = null;
       return;
@@ -157,7 +185,9 @@ export class CollectiveEngine {
     if (theirs === 'passed') return true;
     const diff = descriptorDifferences(run.desc, theirs);
     if (diff.length === 0) return true;
-    this.fail(mismatchMessage(this.groupName(run.group), run.seq, this.rank, run.desc, peer, theirs, diff));
+    this.fail(
+      mismatchMessage(this.groupName(run.group), run.seq, this.rank, run.desc, peer, theirs, diff),
+    );
   }
 
   notice(text: string): void {

@@ -1,7 +1,12 @@
 import type { CallDescriptor, Dtype } from './call-descriptor.ts';
 import type { CollectiveEngine } from './collective-engine.ts';
 import { blockingCall, DeadlockSuspicion } from './deadlock-detection.ts';
-import { busyPeerNotice, callPlace, collectiveTimeoutMessage, deadlockMessage } from './failure-messages.ts';
+import {
+  busyPeerNotice,
+  callPlace,
+  collectiveTimeoutMessage,
+  deadlockMessage,
+} from './failure-messages.ts';
 import { WatchdogClock } from './peer-liveness.ts';
 import type { GroupInfo } from './group-registry.ts';
 import type { WaitMode } from './world-sync.ts';
@@ -29,7 +34,14 @@ export class CollectiveRun {
   readonly seq: number;
   readonly base: number;
 
-  constructor(engine: CollectiveEngine, group: GroupInfo, desc: CallDescriptor, mode: WaitMode, seq: number, base: number) {
+  constructor(
+    engine: CollectiveEngine,
+    group: GroupInfo,
+    desc: CallDescriptor,
+    mode: WaitMode,
+    seq: number,
+    base: number,
+  ) {
     this.engine = engine;
     this.group = group;
     this.desc = desc;
@@ -112,11 +124,19 @@ export class CollectiveRun {
       e.throwIfPoisoned();
       if (group === this.group && stalledMs > 0) this.#verify(peer);
       const now = e.env.now();
-      if (suspicion.confirmed(blockingCall(e.board, e.rank, this.group.slot, peer, e.nextSeq), now)) {
+      if (
+        suspicion.confirmed(blockingCall(e.board, e.rank, this.group.slot, peer, e.nextSeq), now)
+      ) {
         e.fail(deadlockMessage(e.rank, this.place, peer, e.describeRank(peer)));
       }
-      const verdict = watchdog.observe(stalledMs, e.world.watchdogMs, () => e.liveness.busy(peer), now);
-      if (verdict === 'busy-first') e.notice(busyPeerNotice(e.rank, (stalledMs / 1000).toFixed(1), this.place, peer));
+      const verdict = watchdog.observe(
+        stalledMs,
+        e.world.watchdogMs,
+        () => e.liveness.busy(peer),
+        now,
+      );
+      if (verdict === 'busy-first')
+        e.notice(busyPeerNotice(e.rank, (stalledMs / 1000).toFixed(1), this.place, peer));
       if (verdict === 'fire') this.#watchdog(group, target, peer);
     };
     return e.sync.wait(this.mode, e.progressIndex(group.slot, peer), target, check);
@@ -124,9 +144,19 @@ export class CollectiveRun {
 
   #watchdog(group: GroupInfo, target: number, peer: number): never {
     const e = this.engine;
-    const behind = group.members.filter((m) => m !== e.rank && e.sync.value(e.progressIndex(group.slot, m)) < target);
+    const behind = group.members.filter(
+      (m) => m !== e.rank && e.sync.value(e.progressIndex(group.slot, m)) < target,
+    );
     if (!behind.includes(peer)) behind.unshift(peer);
     const seconds = (e.world.watchdogMs / 1000).toFixed(1);
-    return e.fail(collectiveTimeoutMessage(e.rank, seconds, this.place, behind, behind.map((r) => e.describeRank(r))));
+    return e.fail(
+      collectiveTimeoutMessage(
+        e.rank,
+        seconds,
+        this.place,
+        behind,
+        behind.map((r) => e.describeRank(r)),
+      ),
+    );
   }
 }

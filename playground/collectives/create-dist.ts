@@ -1,6 +1,14 @@
 import type * as tfNamespace from '@tensorflow/tfjs';
 import type { Backend, CommStats, Dtype, TraceEvent } from '../contract/protocol.ts';
-import { checkDtype, checkOptions, checkShape, checkTensor, tensorInput, type Input, type TensorLike } from './argument-checks.ts';
+import {
+  checkDtype,
+  checkOptions,
+  checkShape,
+  checkTensor,
+  tensorInput,
+  type Input,
+  type TensorLike,
+} from './argument-checks.ts';
 import type { Dist, ProcessGroupHandle, Work } from './dist-api.ts';
 import { loadReduceKernel } from './kernel/reduce-kernel.ts';
 import type { ProcessGroup } from './process-group.ts';
@@ -26,7 +34,11 @@ export interface RankEnv {
 const groupsOf = new WeakMap<ProcessGroupHandle, ProcessGroup>();
 
 function handleFor(group: ProcessGroup, me: number): ProcessGroupHandle {
-  const handle: ProcessGroupHandle = Object.freeze({ ranks: Object.freeze([...group.info.members]), rank: group.info.indexOf(me), size: group.size });
+  const handle: ProcessGroupHandle = Object.freeze({
+    ranks: Object.freeze([...group.info.members]),
+    rank: group.info.indexOf(me),
+    size: group.size,
+  });
   groupsOf.set(handle, group);
   return handle;
 }
@@ -54,7 +66,11 @@ class RankDist implements Dist {
   #isTensor = (t: unknown): t is TensorLike => t instanceof this.#tf.Tensor;
 
   /** The call's options and the group it runs on. */
-  #route(name: string, opts: unknown, required: readonly string[] = []): { o: Record<string, unknown>; group: ProcessGroup } {
+  #route(
+    name: string,
+    opts: unknown,
+    required: readonly string[] = [],
+  ): { o: Record<string, unknown>; group: ProcessGroup } {
     const o = checkOptions(name, opts, required);
     if (o.group === undefined) return { o, group: this.#comm.world };
     const group = groupsOf.get(o.group as ProcessGroupHandle);
@@ -67,7 +83,11 @@ class RankDist implements Dist {
   }
 
   /** A promise of a new tensor, or a Work when `{ async: true }`. */
-  #settle<T, R>(work: Work<T>, o: Record<string, unknown>, make: (out: T) => R): Promise<R> | Work<R> {
+  #settle<T, R>(
+    work: Work<T>,
+    o: Record<string, unknown>,
+    make: (out: T) => R,
+  ): Promise<R> | Work<R> {
     const p = work.wait().then(make);
     if (o.async !== true) return p;
     return { wait: () => p, isCompleted: () => work.isCompleted() };
@@ -80,31 +100,46 @@ class RankDist implements Dist {
   allReduce<O>(t: Tensor, opts?: O): Ret<Tensor, O> {
     const { o, group } = this.#route('allReduce', opts);
     const { input, shape } = this.#tensor('allReduce', t);
-    return this.#settle(group.allReduce(input, o), o, this.#make(shape, input.dtype)) as Ret<Tensor, O>;
+    return this.#settle(group.allReduce(input, o), o, this.#make(shape, input.dtype)) as Ret<
+      Tensor,
+      O
+    >;
   }
 
   reduceScatter<O>(t: Tensor, opts?: O): Ret<Tensor, O> {
     const { o, group } = this.#route('reduceScatter', opts);
     const { input } = this.#tensor('reduceScatter', t);
-    return this.#settle(group.reduceScatter(input, o), o, (out) => this.#tf.tensor(out, [out.length], input.dtype)) as Ret<Tensor, O>;
+    return this.#settle(group.reduceScatter(input, o), o, (out) =>
+      this.#tf.tensor(out, [out.length], input.dtype),
+    ) as Ret<Tensor, O>;
   }
 
   allGather<O>(t: Tensor, opts?: O): Ret<Tensor, O> {
     const { o, group } = this.#route('allGather', opts);
     const { input, shape } = this.#tensor('allGather', t);
-    return this.#settle(group.allGather(input, o), o, this.#make([group.size, ...shape], input.dtype)) as Ret<Tensor, O>;
+    return this.#settle(
+      group.allGather(input, o),
+      o,
+      this.#make([group.size, ...shape], input.dtype),
+    ) as Ret<Tensor, O>;
   }
 
   broadcast<O>(t: Tensor, opts: O): Ret<Tensor, O> {
     const { o, group } = this.#route('broadcast', opts, ['src']);
     const { input, shape } = this.#tensor('broadcast', t);
-    return this.#settle(group.broadcast(input, o), o, this.#make(shape, input.dtype)) as Ret<Tensor, O>;
+    return this.#settle(group.broadcast(input, o), o, this.#make(shape, input.dtype)) as Ret<
+      Tensor,
+      O
+    >;
   }
 
   reduce<O>(t: Tensor, opts: O): Ret<Tensor, O> {
     const { o, group } = this.#route('reduce', opts, ['dst']);
     const { input, shape } = this.#tensor('reduce', t);
-    return this.#settle(group.reduce(input, o), o, this.#make(shape, input.dtype)) as Ret<Tensor, O>;
+    return this.#settle(group.reduce(input, o), o, this.#make(shape, input.dtype)) as Ret<
+      Tensor,
+      O
+    >;
   }
 
   scatter<O>(t: Tensor | null, opts: O): Ret<Tensor, O> {
@@ -114,7 +149,10 @@ class RankDist implements Dist {
     let src: Input | null = null;
     if (this.rank === o.src) {
       const { input, shape } = this.#tensor('scatter', t);
-      if (shape[0] !== group.size) throw new Error(`scatter: on src the tensor's leading axis must be the group size ${group.size}, got shape [${shape.join(', ')}]`);
+      if (shape[0] !== group.size)
+        throw new Error(
+          `scatter: on src the tensor's leading axis must be the group size ${group.size}, got shape [${shape.join(', ')}]`,
+        );
       sliceShape = shape.slice(1);
       dtype = input.dtype;
       src = input;
@@ -123,19 +161,29 @@ class RankDist implements Dist {
       sliceShape = checked.shape;
       dtype = checked.dtype;
     } else {
-      if (!Array.isArray(o.shape)) throw new Error('scatter: ranks other than src pass a tensor of the slice shape, or null with {shape}');
+      if (!Array.isArray(o.shape))
+        throw new Error(
+          'scatter: ranks other than src pass a tensor of the slice shape, or null with {shape}',
+        );
       sliceShape = checkShape('scatter', o.shape);
       dtype = checkDtype('scatter', o.dtype);
     }
     const sliceLength = sliceShape.reduce((a, b) => a * b, 1);
-    return this.#settle(group.scatter(src, sliceLength, dtype, o), o, this.#make(sliceShape, dtype)) as Ret<Tensor, O>;
+    return this.#settle(
+      group.scatter(src, sliceLength, dtype, o),
+      o,
+      this.#make(sliceShape, dtype),
+    ) as Ret<Tensor, O>;
   }
 
   gather<O>(t: Tensor, opts: O): Ret<Tensor | null, O> {
     const { o, group } = this.#route('gather', opts, ['dst']);
     const { input, shape } = this.#tensor('gather', t);
     const make = this.#make([group.size, ...shape], input.dtype);
-    return this.#settle(group.gather(input, o), o, (out) => (out ? make(out) : null)) as Ret<Tensor | null, O>;
+    return this.#settle(group.gather(input, o), o, (out) => (out ? make(out) : null)) as Ret<
+      Tensor | null,
+      O
+    >;
   }
 
   barrier<O>(opts?: O): Ret<void, O> {
@@ -154,7 +202,11 @@ class RankDist implements Dist {
     checkShape('recv', shape);
     const dtype = checkDtype('recv', o.dtype);
     const length = shape.reduce((a, b) => a * b, 1);
-    return this.#settle(this.#comm.world.recv(length, dtype, o), o, this.#make(shape, dtype)) as Ret<Tensor, O>;
+    return this.#settle(
+      this.#comm.world.recv(length, dtype, o),
+      o,
+      this.#make(shape, dtype),
+    ) as Ret<Tensor, O>;
   }
 
   newGroup(ranks: number[]): ProcessGroupHandle {
@@ -173,9 +225,18 @@ class RankDist implements Dist {
  * Joins the shared world as `rank` (call inside the rank worker): `dist` is for the reader's program,
  * `comm` stays with the runtime (abort on failure, benchmarks and tests on typed arrays).
  */
-export async function joinWorld(world: SharedWorld, rank: number, env: RankEnv): Promise<{ dist: Dist; comm: RankCollectives }> {
+export async function joinWorld(
+  world: SharedWorld,
+  rank: number,
+  env: RankEnv,
+): Promise<{ dist: Dist; comm: RankCollectives }> {
   const now = env.now ?? (() => performance.now());
-  const comm = new RankCollectives(world, rank, { now, onTrace: env.onTrace, onNotice: env.onNotice }, await loadReduceKernel(world.memory));
+  const comm = new RankCollectives(
+    world,
+    rank,
+    { now, onTrace: env.onTrace, onNotice: env.onNotice },
+    await loadReduceKernel(world.memory),
+  );
   const dist = new RankDist(comm, env.tf, env.backend);
   registerRankContext({ dist, now, trace: (e) => comm.engine.trace(e) });
   return { dist, comm };

@@ -7,7 +7,13 @@ export const DEADLOCK_CONFIRM_MS = 500;
  * The one deadlock a peer can show us while we wait for it in group `slot`: it sits in a call of another
  * group we belong to but have not reached. Returns that call's key ("slot:seq"), or null.
  */
-export function blockingCall(board: CallBoard, me: number, slot: number, peer: number, nextSeq: (slot: number) => number): string | null {
+export function blockingCall(
+  board: CallBoard,
+  me: number,
+  slot: number,
+  peer: number,
+  nextSeq: (slot: number) => number,
+): string | null {
   const theirs = board.callOf(peer);
   if (theirs.state !== 1 || theirs.slot === slot) return null;
   if (!board.members(theirs.slot).includes(me)) return null;
@@ -22,7 +28,13 @@ export const RECV_CYCLE_CONFIRM_MS = 1000;
  * Follows "blocked in recv from" from `me` (waiting on `src`): the ranks in order if they close a cycle back
  * to `me`, none of them busy computing (a busy rank may still send), else null.
  */
-export function recvCycle(board: CallBoard, me: number, src: number, busy: (rank: number) => boolean, worldSize: number): number[] | null {
+export function recvCycle(
+  board: CallBoard,
+  me: number,
+  src: number,
+  busy: (rank: number) => boolean,
+  worldSize: number,
+): number[] | null {
   const chain = [me];
   let cur = src;
   while (chain.length <= worldSize) {

@@ -55,7 +55,12 @@ export interface Dist {
    * @returns a new tensor of `t`'s shape holding the reduction.
    * @example const g = await dist.allReduce(grad, { op: 'avg' });
    */
-  allReduce<O extends GroupOption & AsyncOption & { op?: ReduceOp; algorithm?: AllReduceAlgorithm }>(t: tf.Tensor, opts?: O): Ret<tf.Tensor, O>;
+  allReduce<
+    O extends GroupOption & AsyncOption & { op?: ReduceOp; algorithm?: AllReduceAlgorithm },
+  >(
+    t: tf.Tensor,
+    opts?: O,
+  ): Ret<tf.Tensor, O>;
 
   /**
    * Reduces `t` across the group and returns this rank's chunk (torch: `dist.reduce_scatter_tensor`).
@@ -64,7 +69,10 @@ export interface Dist {
    * @returns this rank's reduced chunk, 1-D.
    * @example const shard = await dist.reduceScatter(flatGrads, { op: 'avg' });
    */
-  reduceScatter<O extends GroupOption & AsyncOption & { op?: ReduceOp }>(t: tf.Tensor, opts?: O): Ret<tf.Tensor, O>;
+  reduceScatter<O extends GroupOption & AsyncOption & { op?: ReduceOp }>(
+    t: tf.Tensor,
+    opts?: O,
+  ): Ret<tf.Tensor, O>;
 
   /**
    * Gathers every rank's `t` onto every rank (torch: `dist.all_gather_into_tensor`).
@@ -82,7 +90,10 @@ export interface Dist {
    * @returns a new tensor holding `src`'s values.
    * @example const w0 = await dist.broadcast(weights, { src: 0 });
    */
-  broadcast<O extends GroupOption & AsyncOption & { src: number }>(t: tf.Tensor, opts: O): Ret<tf.Tensor, O>;
+  broadcast<O extends GroupOption & AsyncOption & { src: number }>(
+    t: tf.Tensor,
+    opts: O,
+  ): Ret<tf.Tensor, O>;
 
   /**
    * Reduces `t` across the group onto `dst` only (torch: `dist.reduce`).
@@ -91,7 +102,10 @@ export interface Dist {
    * @returns on `dst` the reduction; on other ranks a copy of their own input.
    * @example const total = await dist.reduce(loss, { dst: 0 });
    */
-  reduce<O extends GroupOption & AsyncOption & { dst: number; op?: ReduceOp }>(t: tf.Tensor, opts: O): Ret<tf.Tensor, O>;
+  reduce<O extends GroupOption & AsyncOption & { dst: number; op?: ReduceOp }>(
+    t: tf.Tensor,
+    opts: O,
+  ): Ret<tf.Tensor, O>;
 
   /**
    * Sends slice k of `src`'s tensor to the group's k-th rank (torch: `dist.scatter`).
@@ -100,7 +114,10 @@ export interface Dist {
    * @returns this rank's slice.
    * @example const mine = await dist.scatter(dist.rank === 0 ? batches : null, { src: 0, shape: [32, 10] });
    */
-  scatter<O extends GroupOption & AsyncOption & { src: number }>(t: tf.Tensor | null, opts: O & { shape?: number[]; dtype?: 'float32' | 'int32' }): Ret<tf.Tensor, O>;
+  scatter<O extends GroupOption & AsyncOption & { src: number }>(
+    t: tf.Tensor | null,
+    opts: O & { shape?: number[]; dtype?: 'float32' | 'int32' },
+  ): Ret<tf.Tensor, O>;
 
   /**
    * Collects every rank's `t` on `dst` (torch: `dist.gather`).
@@ -109,7 +126,10 @@ export interface Dist {
    * @returns on `dst` shape [groupSize, ...t.shape]; elsewhere null.
    * @example const losses = await dist.gather(loss, { dst: 0 });
    */
-  gather<O extends GroupOption & AsyncOption & { dst: number }>(t: tf.Tensor, opts: O): Ret<tf.Tensor | null, O>;
+  gather<O extends GroupOption & AsyncOption & { dst: number }>(
+    t: tf.Tensor,
+    opts: O,
+  ): Ret<tf.Tensor | null, O>;
 
   /**
    * Waits until every rank of the group has called it (torch: `dist.barrier`).
@@ -136,7 +156,10 @@ export interface Dist {
    * @returns a new tensor of `shape`.
    * @example const chunk = await dist.recv([256], { src: (dist.rank + dist.worldSize - 1) % dist.worldSize });
    */
-  recv<O extends AsyncOption & { src: number; dtype?: 'float32' | 'int32' }>(shape: number[], opts: O): Ret<tf.Tensor, O>;
+  recv<O extends AsyncOption & { src: number; dtype?: 'float32' | 'int32' }>(
+    shape: number[],
+    opts: O,
+  ): Ret<tf.Tensor, O>;
 
   /**
    * Makes a group of some ranks (torch: `dist.new_group`). Every rank may call it; ranks naming the same

@@ -15,18 +15,39 @@ export function callPlace(desc: CallDescriptor, group: string, seq: number): str
 export function describeRank(rank: number, call: PublishedCall, group: string): string {
   if (call.state === 0) return `rank ${rank} has made no collective call yet`;
   const where = callPlace(call.desc, group, call.seq);
-  return call.state === 1 ? `rank ${rank} is inside ${where}` : `rank ${rank} last called ${where}, which it finished`;
+  return call.state === 1
+    ? `rank ${rank} is inside ${where}`
+    : `rank ${rank} last called ${where}, which it finished`;
 }
 
-export function mismatchMessage(group: string, seq: number, me: number, mine: CallDescriptor, peer: number, theirs: CallDescriptor, differences: string[]): string {
+export function mismatchMessage(
+  group: string,
+  seq: number,
+  me: number,
+  mine: CallDescriptor,
+  peer: number,
+  theirs: CallDescriptor,
+  differences: string[],
+): string {
   return `Mismatched collectives on ${group} at call #${seq}: rank ${me} called ${describeCall(mine)} but rank ${peer} called ${describeCall(theirs)} (they differ in ${differences.join(', ')}). Every rank of a group must make the same collective calls in the same order.`;
 }
 
-export function deadlockMessage(me: number, where: string, peer: number, peerState: string): string {
+export function deadlockMessage(
+  me: number,
+  where: string,
+  peer: number,
+  peerState: string,
+): string {
   return `Deadlock: rank ${me} is in ${where} waiting for rank ${peer}, but ${peerState}, which needs rank ${me} first. The ranks made collective calls in different orders.`;
 }
 
-export function collectiveTimeoutMessage(me: number, seconds: string, where: string, behind: number[], states: string[]): string {
+export function collectiveTimeoutMessage(
+  me: number,
+  seconds: string,
+  where: string,
+  behind: number[],
+  states: string[],
+): string {
   return `Collective timed out: rank ${me} waited ${seconds} s in ${where} with no progress. Not arrived: ${behind.map((r) => `rank ${r}`).join(', ')}. ${states.join('; ')}.`;
 }
 
@@ -36,7 +57,9 @@ export function busyPeerNotice(me: number, seconds: string, where: string, peer:
 }
 
 export function recvCycleMessage(chain: number[]): string {
-  const waits = chain.map((r, i) => `rank ${r} waits for rank ${chain[(i + 1) % chain.length]}`).join(', ');
+  const waits = chain
+    .map((r, i) => `rank ${r} waits for rank ${chain[(i + 1) % chain.length]}`)
+    .join(', ');
   return `Deadlock: ranks ${chain.join(', ')} are each blocked in recv from the next (${waits}), so none of them ever sends: a cycle of receives. Start the exchange with a send (send returns once the message is in the mailbox), or let even and odd ranks take turns.`;
 }
 
@@ -44,10 +67,23 @@ export function pointToPointTimeoutMessage(seconds: string, what: string): strin
   return `Point-to-point timed out after ${seconds} s: ${what}`;
 }
 
-export function sendRecvMismatchMessage(src: number, total: number, theirDtype: string, me: number, length: number, dtype: string): string {
+export function sendRecvMismatchMessage(
+  src: number,
+  total: number,
+  theirDtype: string,
+  me: number,
+  length: number,
+  dtype: string,
+): string {
   return `Mismatched send/recv: rank ${src} sent ${total} ${theirDtype} to rank ${me}, which called recv expecting ${length} ${dtype}.`;
 }
 
-export function rankFailedMessage(rank: number, kind: string, seq: number, group: string, message: string): string {
+export function rankFailedMessage(
+  rank: number,
+  kind: string,
+  seq: number,
+  group: string,
+  message: string,
+): string {
   return `rank ${rank} failed in ${kind} (call #${seq} on ${group}): ${message}`;
 }

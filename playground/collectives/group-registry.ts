@@ -17,11 +17,18 @@ export function groupInfo(slot: number, members: number[]): GroupInfo {
  * Finds or claims the registry slot for this member set (lock-free): any rank may create a group, in any
  * order, and ranks that name the same members share one slot and so one sequence of calls.
  */
-export function registerGroup(words: Int32Array, groupsIndex: number, worldSize: number, ranks: number[]): GroupInfo {
-  if (!Array.isArray(ranks) || ranks.length === 0) throw new Error('newGroup: give a non-empty array of ranks');
+export function registerGroup(
+  words: Int32Array,
+  groupsIndex: number,
+  worldSize: number,
+  ranks: number[],
+): GroupInfo {
+  if (!Array.isArray(ranks) || ranks.length === 0)
+    throw new Error('newGroup: give a non-empty array of ranks');
   const seen = new Set<number>();
   for (const r of ranks) {
-    if (!Number.isInteger(r) || r < 0 || r >= worldSize) throw new Error(`newGroup: rank ${r} is outside the world (ranks 0..${worldSize - 1})`);
+    if (!Number.isInteger(r) || r < 0 || r >= worldSize)
+      throw new Error(`newGroup: rank ${r} is outside the world (ranks 0..${worldSize - 1})`);
     if (seen.has(r)) throw new Error(`newGroup: rank ${r} is listed twice`);
     seen.add(r);
   }

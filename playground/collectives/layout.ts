@@ -64,7 +64,11 @@ export interface WorldLayout {
 const alignUp = (x: number, a: number) => Math.ceil(x / a) * a;
 
 /** Computes the layout; `arenaBytes` is the total size of the per-rank data regions. */
-export function computeLayout(worldSize: number, arenaBytes: number, mailboxBytes: number): WorldLayout {
+export function computeLayout(
+  worldSize: number,
+  arenaBytes: number,
+  mailboxBytes: number,
+): WorldLayout {
   const groupsOffset = 8192;
   const progressOffset = alignUp(groupsOffset + MAX_GROUPS * 4, LINE);
   const callsOffset = progressOffset + MAX_GROUPS * worldSize * PROGRESS_BLOCK;
@@ -74,7 +78,18 @@ export function computeLayout(worldSize: number, arenaBytes: number, mailboxByte
   const regionBytes = Math.max(4096, Math.floor(arenaBytes / worldSize / 4096) * 4096);
   const mailboxesOffset = regionsOffset + worldSize * regionBytes;
   const totalBytes = alignUp(mailboxesOffset + worldSize * worldSize * mailboxBytes, PAGE);
-  return { totalBytes, groupsOffset, progressOffset, callsOffset, mailboxCtrlOffset, scratchOffset, regionsOffset, regionBytes, mailboxesOffset, mailboxBytes };
+  return {
+    totalBytes,
+    groupsOffset,
+    progressOffset,
+    callsOffset,
+    mailboxCtrlOffset,
+    scratchOffset,
+    regionsOffset,
+    regionBytes,
+    mailboxesOffset,
+    mailboxBytes,
+  };
 }
 
 /** Int32 index of the progress block of `rank` in group slot `group`. */
@@ -83,7 +98,9 @@ export const progressIndex = (l: WorldLayout, worldSize: number, group: number, 
 export const callIndex = (l: WorldLayout, rank: number) => (l.callsOffset + rank * LINE) >> 2;
 export const mailboxCtrlIndex = (l: WorldLayout, worldSize: number, src: number, dst: number) =>
   (l.mailboxCtrlOffset + (src * worldSize + dst) * LINE) >> 2;
-export const scratchOffset = (l: WorldLayout, rank: number) => l.scratchOffset + rank * SCRATCH_BYTES;
-export const regionOffset = (l: WorldLayout, rank: number) => l.regionsOffset + rank * l.regionBytes;
+export const scratchOffset = (l: WorldLayout, rank: number) =>
+  l.scratchOffset + rank * SCRATCH_BYTES;
+export const regionOffset = (l: WorldLayout, rank: number) =>
+  l.regionsOffset + rank * l.regionBytes;
 export const mailboxOffset = (l: WorldLayout, worldSize: number, src: number, dst: number) =>
   l.mailboxesOffset + (src * worldSize + dst) * l.mailboxBytes;

@@ -54,7 +54,12 @@ export class WatchdogClock {
    * `stalledMs`: time since progress. Returns 'fire' when the wait has been silent for `limitMs` with the peer
    * not busy, 'busy' when the peer is busy (the first such call per wait returns 'busy-first', to warn once).
    */
-  observe(stalledMs: number, limitMs: number, peerBusy: () => boolean, now: number): 'ok' | 'busy' | 'busy-first' | 'fire' {
+  observe(
+    stalledMs: number,
+    limitMs: number,
+    peerBusy: () => boolean,
+    now: number,
+  ): 'ok' | 'busy' | 'busy-first' | 'fire' {
     if (stalledMs < SAMPLE_AFTER_MS) return 'ok'; // the fast path of a collective pays nothing for this
     const busy = peerBusy(); // sampled on every later check, so the heartbeat's history is there when it matters
     if (busy) this.#lastBusy = now;

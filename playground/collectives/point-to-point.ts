@@ -1,12 +1,25 @@
 import { DTYPES, type Dtype } from '../contract/protocol.ts';
 import type { CollectiveEngine } from './collective-engine.ts';
 import { DeadlockSuspicion, RECV_CYCLE_CONFIRM_MS, recvCycle } from './deadlock-detection.ts';
-import { busyPeerNotice, pointToPointTimeoutMessage, recvCycleMessage, sendRecvMismatchMessage } from './failure-messages.ts';
+import {
+  busyPeerNotice,
+  pointToPointTimeoutMessage,
+  recvCycleMessage,
+  sendRecvMismatchMessage,
+} from './failure-messages.ts';
 import { WatchdogClock } from './peer-liveness.ts';
-import { M_CHUNK, M_DTYPE, M_MESSAGE, M_SENT, M_TAKEN, M_TOTAL, mailboxCtrlIndex, mailboxOffset } from './layout.ts';
+import {
+  M_CHUNK,
+  M_DTYPE,
+  M_MESSAGE,
+  M_SENT,
+  M_TAKEN,
+  M_TOTAL,
+  mailboxCtrlIndex,
+  mailboxOffset,
+} from './layout.ts';
 import { allocate, sharedView, type Payload } from './typed-views.ts';
 import type { WaitMode } from './world-sync.ts';
-
 
 /**
  * Point-to-point mailboxes: one slot per ordered pair (src → dst). A send returns once its last chunk is in
@@ -27,16 +40,34 @@ export class PointToPoint {
     this.e = engine;
   }
 
-  private chain<T>(chains: Map<number, Promise<unknown>>, peer: number, job: () => Promise<T>): Promise<T> {
+  private chain<T>(
+    chains: Map<number, Promise<unknown>>,
+    peer: number,
+    job: () => Promise<T>,
+  ): Promise<T> {
     this.pending++;
-    const run = () => job().finally(() => { this.pending--; });
+    const run = () =>
+      job().finally(() => {
+        this.pending--;
+      });
     const p = (chains.get(peer) ?? Promise.resolve()).then(run, run);
-    chains.set(peer, p.catch(() => undefined));
+    chains.set(
+      peer,
+      p.catch(() => undefined),
+    );
     return p;
   }
 
   /** Waits for `peer` to move the mailbox counter at `index`; a peer busy computing is waited for, not timed out. */
-  private wait(index: number, target: number, mode: WaitMode, peer: number, what: string, describe: () => string, receiving = false): void | Promise<void> {
+  private wait(
+    index: number,
+    target: number,
+    mode: WaitMode,
+    peer: number,
+    what: string,
+    describe: () => string,
+    receiving = false,
+  ): void | Promise<void> {
     const e = this.e;
     const watchdog = new WatchdogClock();
     const suspicion = new DeadlockSuspicion(RECV_CYCLE_CONFIRM_MS);
@@ -44,16 +75,28 @@ export class PointToPoint {
       e.throwIfPoisoned();
       if (receiving) {
         const cycle = recvCycle(e.board, e.rank, peer, (r) => e.liveness.busy(r), e.worldSize);
-        if (suspicion.confirmed(cycle ? cycle.join(',') : null, e.env.now())) e.fail(recvCycleMessage(cycle!));
+        if (suspicion.confirmed(cycle ? cycle.join(',') : null, e.env.now()))
+          e.fail(recvCycleMessage(cycle!));
       }
-      const verdict = watchdog.observe(stalledMs, e.world.watchdogMs, () => e.liveness.busy(peer), e.env.now());
-      if (verdict === 'busy-first') e.notice(busyPeerNotice(e.rank, (stalledMs / 1000).toFixed(1), what, peer));
-      if (verdict === 'fire') e.fail(pointToPointTimeoutMessage((e.world.watchdogMs / 1000).toFixed(1), describe()));
+      const verdict = watchdog.observe(
+        stalledMs,
+        e.world.watchdogMs,
+        () => e.liveness.busy(peer),
+        e.env.now(),
+      );
+      if (verdict === 'busy-first')
+        e.notice(busyPeerNotice(e.rank, (stalledMs / 1000).toFixed(1), what, peer));
+      if (verdict === 'fire')
+        e.fail(pointToPointTimeoutMessage((e.world.watchdogMs / 1000).toFixed(1), describe()));
     };
     return e.sync.wait(mode, index, target, check);
   }
 
-  send(input: Payload | { dtype: Dtype; data: Promise<Payload> }, dst: number, mode: WaitMode): Promise<void> {
+  send(
+    input: Payload | { dtype: Dtype; data: Promise<Payload> },
+    dst: number,
+    mode: WaitMode,
+  ): Promise<void> {
     const e = this.e;
     return this.chain(this.sendChains, dst, async () => {
       const data = ArrayBuffer.isView(input) ? input : await input.data;
@@ -66,7 +109,15 @@ export class PointToPoint {
       const t0 = e.env.now();
       for (let k = 0; k < chunks; k++) {
         const sent = this.sentChunks.get(dst) ?? 0;
-        await this.wait(ctrl + M_TAKEN, sent, mode, dst, `send(${data.length} ${dtype}) to rank ${dst}`, () => `rank ${e.rank} is sending ${data.length} ${dtype} to rank ${dst}, which has not received its previous message. ${e.describeRank(dst)}.`);
+        await this.wait(
+          ctrl + M_TAKEN,
+          sent,
+          mode,
+          dst,
+          `send(${data.length} ${dtype}) to rank ${dst}`,
+          () =>
+            `rank ${e.rank} is sending ${data.length} ${dtype} to rank ${dst}, which has not received its previous message. ${e.describeRank(dst)}.`,
+        );
         const part = data.subarray(k * per, Math.min(data.length, (k + 1) * per));
         sharedView(e.bytes.buffer, dtype, slot, part.length).set(part);
         Atomics.store(e.words, ctrl + M_DTYPE, DTYPES.indexOf(dtype));
@@ -92,7 +143,16 @@ export class PointToPoint {
       do {
         const taken = this.takenChunks.get(src) ?? 0;
         e.board.setRecvWait(e.rank, src);
-        await this.wait(ctrl + M_SENT, taken + 1, mode, src, `recv(${length} ${dtype}) from rank ${src}`, () => `rank ${e.rank} is in recv(${length} ${dtype}) from rank ${src}, which has not sent. ${e.describeRank(src)}.`, true);
+        await this.wait(
+          ctrl + M_SENT,
+          taken + 1,
+          mode,
+          src,
+          `recv(${length} ${dtype}) from rank ${src}`,
+          () =>
+            `rank ${e.rank} is in recv(${length} ${dtype}) from rank ${src}, which has not sent. ${e.describeRank(src)}.`,
+          true,
+        );
         e.board.setRecvWait(e.rank, null, src);
         const theirDtype = DTYPES[Atomics.load(e.words, ctrl + M_DTYPE)] ?? 'float32';
         const total = Atomics.load(e.words, ctrl + M_TOTAL);

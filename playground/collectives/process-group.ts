@@ -1,6 +1,15 @@
 import type { AllReduceAlgorithm, CollectiveKind, Dtype, ReduceOp } from '../contract/protocol.ts';
 import { ringAllReduceRound, twoShotAllReduceRound } from './all-reduce-algorithms.ts';
-import { checkAlgorithm, checkMember, checkOp, checkOptions, checkPeer, checkRoot, inputInfo, type Input } from './argument-checks.ts';
+import {
+  checkAlgorithm,
+  checkMember,
+  checkOp,
+  checkOptions,
+  checkPeer,
+  checkRoot,
+  inputInfo,
+  type Input,
+} from './argument-checks.ts';
 import { chooseAllReduceAlgorithm } from './auto-algorithm.ts';
 import type { CallDescriptor } from './call-descriptor.ts';
 import type { CollectiveEngine } from './collective-engine.ts';
@@ -8,7 +17,15 @@ import type { CollectiveRun, GroupSequence } from './collective-run.ts';
 import { rankFailedMessage } from './failure-messages.ts';
 import type { GroupInfo } from './group-registry.ts';
 import type { PointToPoint } from './point-to-point.ts';
-import { allGatherRounds, barrierRound, broadcastRounds, gatherRounds, reduceRounds, reduceScatterRounds, scatterRounds } from './shared-memory-algorithms.ts';
+import {
+  allGatherRounds,
+  barrierRound,
+  broadcastRounds,
+  gatherRounds,
+  reduceRounds,
+  reduceScatterRounds,
+  scatterRounds,
+} from './shared-memory-algorithms.ts';
 import { allocate, splitChunk, type Payload } from './typed-views.ts';
 import type { WaitMode } from './world-sync.ts';
 
@@ -21,7 +38,14 @@ export interface Work<T> {
 export function workOf<T>(promise: Promise<T>): Work<T> {
   let completed = false;
   // A Work nobody waits on must not surface as an unhandled rejection; wait() still rethrows.
-  promise.then(() => { completed = true; }, () => { completed = true; });
+  promise.then(
+    () => {
+      completed = true;
+    },
+    () => {
+      completed = true;
+    },
+  );
   return { wait: () => promise, isCompleted: () => completed };
 }
 
@@ -88,31 +112,46 @@ export class ProcessGroup {
    * Runs `body` as this rank's next call, after every earlier one. The input is read before the call starts;
    * a failure after that poisons the world, so peers stop waiting for a rank that will not come.
    */
-  #enqueue<T>(kind: CollectiveKind, desc: Omit<CallDescriptor, 'kind'>, async: unknown, input: Input | null, body: (run: CollectiveRun, data: Payload | null) => Promise<T>): Work<T> {
+  #enqueue<T>(
+    kind: CollectiveKind,
+    desc: Omit<CallDescriptor, 'kind'>,
+    async: unknown,
+    input: Input | null,
+    body: (run: CollectiveRun, data: Payload | null) => Promise<T>,
+  ): Work<T> {
     const { engine, p2p, queue } = this.#comm;
-    return workOf(queue.add(async () => {
-      let seq = this.#sequence.seq;
-      try {
-        const data = input ? (ArrayBuffer.isView(input) ? input : await input.data) : null;
-        if (data && data.length !== desc.length && kind !== 'scatter') throw new Error(`the tensor's data has ${data.length} elements, its shape says ${desc.length}`);
-        const mode: WaitMode = async || p2p.pending > 0 ? 'async' : 'block';
-        const run = engine.begin(this.info, this.#sequence, { kind, ...desc }, mode);
-        seq = run.seq;
-        engine.count(kind, 0, 0, true);
-        const result = await body(run, data);
-        run.verifyArrived();
-        engine.finish(run, this.#sequence);
-        return result;
-      } catch (err) {
-        const message = err instanceof Error ? err.message : String(err);
-        if (engine.sync.poisonReason() === null) engine.abort(rankFailedMessage(engine.rank, kind, seq, engine.groupName(this.info), message));
-        throw err;
-      }
-    }));
+    return workOf(
+      queue.add(async () => {
+        let seq = this.#sequence.seq;
+        try {
+          const data = input ? (ArrayBuffer.isView(input) ? input : await input.data) : null;
+          if (data && data.length !== desc.length && kind !== 'scatter')
+            throw new Error(
+              `the tensor's data has ${data.length} elements, its shape says ${desc.length}`,
+            );
+          const mode: WaitMode = async || p2p.pending > 0 ? 'async' : 'block';
+          const run = engine.begin(this.info, this.#sequence, { kind, ...desc }, mode);
+          seq = run.seq;
+          engine.count(kind, 0, 0, true);
+          const result = await body(run, data);
+          run.verifyArrived();
+          engine.finish(run, this.#sequence);
+          return result;
+        } catch (err) {
+          const message = err instanceof Error ? err.message : String(err);
+          if (engine.sync.poisonReason() === null)
+            engine.abort(
+              rankFailedMessage(engine.rank, kind, seq, engine.groupName(this.info), message),
+            );
+          throw err;
+        }
+      }),
+    );
   }
 
   #allReduceRound(length: number, requested: AllReduceAlgorithm) {
-    const algorithm = requested === 'auto' ? chooseAllReduceAlgorithm(length * 4, this.size) : requested;
+    const algorithm =
+      requested === 'auto' ? chooseAllReduceAlgorithm(length * 4, this.size) : requested;
     return { algorithm, round: algorithm === 'ring' ? ringAllReduceRound : twoShotAllReduceRound };
   }
 
@@ -120,26 +159,56 @@ export class ProcessGroup {
     const o = checkOptions('allReduce', options);
     this.#member('allReduce');
     const op = checkOp('allReduce', o.op);
-    const { algorithm, round } = this.#allReduceRound(inputInfo(input).length, checkAlgorithm('allReduce', o.algorithm));
+    const { algorithm, round } = this.#allReduceRound(
+      inputInfo(input).length,
+      checkAlgorithm('allReduce', o.algorithm),
+    );
     const { dtype, length } = inputInfo(input);
     const output = allocate(dtype, length);
     const per = this.#comm.engine.regionElements;
-    return this.#enqueue('allReduce', { op, dtype, length, root: -1, algorithm }, o.async, input, async (run, data) => {
-      for (let offset = 0; offset === 0 || offset < length; offset += per) {
-        await round(run, { input: data!, output, offset, length: Math.min(per, length - offset) });
-      }
-      return output;
-    });
+    return this.#enqueue(
+      'allReduce',
+      { op, dtype, length, root: -1, algorithm },
+      o.async,
+      input,
+      async (run, data) => {
+        for (let offset = 0; offset === 0 || offset < length; offset += per) {
+          await round(run, {
+            input: data!,
+            output,
+            offset,
+            length: Math.min(per, length - offset),
+          });
+        }
+        return output;
+      },
+    );
   }
 
   /** All-reduce of `length` elements already in this rank's region (the benchmark's raw path: no copy in or out). */
-  allReduceInRegion(length: number, dtype: Dtype, options?: { op?: ReduceOp; algorithm?: AllReduceAlgorithm; async?: boolean }): Work<void> {
+  allReduceInRegion(
+    length: number,
+    dtype: Dtype,
+    options?: { op?: ReduceOp; algorithm?: AllReduceAlgorithm; async?: boolean },
+  ): Work<void> {
     const o = checkOptions('allReduce', options);
-    if (length > this.#comm.engine.regionElements) throw new Error(`allReduceInRegion: ${length} elements do not fit one region (${this.#comm.engine.regionElements})`);
+    if (length > this.#comm.engine.regionElements)
+      throw new Error(
+        `allReduceInRegion: ${length} elements do not fit one region (${this.#comm.engine.regionElements})`,
+      );
     this.#member('allReduce');
     const op = checkOp('allReduce', o.op);
-    const { algorithm, round } = this.#allReduceRound(length, checkAlgorithm('allReduce', o.algorithm));
-    return this.#enqueue('allReduce', { op, dtype, length, root: -1, algorithm }, o.async, null, (run) => round(run, { input: null, output: null, offset: 0, length }));
+    const { algorithm, round } = this.#allReduceRound(
+      length,
+      checkAlgorithm('allReduce', o.algorithm),
+    );
+    return this.#enqueue(
+      'allReduce',
+      { op, dtype, length, root: -1, algorithm },
+      o.async,
+      null,
+      (run) => round(run, { input: null, output: null, offset: 0, length }),
+    );
   }
 
   reduceScatter(input: Input, options?: unknown): Work<Payload> {
@@ -148,10 +217,16 @@ export class ProcessGroup {
     const op = checkOp('reduceScatter', o.op);
     const { dtype, length } = inputInfo(input);
     const out = allocate(dtype, splitChunk(length, this.size, this.info.indexOf(this.#rank))[1]);
-    return this.#enqueue('reduceScatter', { op, dtype, length, root: -1, algorithm: null }, o.async, input, async (run, data) => {
-      await reduceScatterRounds(run, data!, out);
-      return out;
-    });
+    return this.#enqueue(
+      'reduceScatter',
+      { op, dtype, length, root: -1, algorithm: null },
+      o.async,
+      input,
+      async (run, data) => {
+        await reduceScatterRounds(run, data!, out);
+        return out;
+      },
+    );
   }
 
   allGather(input: Input, options?: unknown): Work<Payload> {
@@ -159,10 +234,16 @@ export class ProcessGroup {
     this.#member('allGather');
     const { dtype, length } = inputInfo(input);
     const out = allocate(dtype, length * this.size);
-    return this.#enqueue('allGather', { ...rooted, dtype, length }, o.async, input, async (run, data) => {
-      await allGatherRounds(run, data!, out);
-      return out;
-    });
+    return this.#enqueue(
+      'allGather',
+      { ...rooted, dtype, length },
+      o.async,
+      input,
+      async (run, data) => {
+        await allGatherRounds(run, data!, out);
+        return out;
+      },
+    );
   }
 
   /** `input` is read on src only; the others give their own tensor's size and dtype. */
@@ -172,10 +253,16 @@ export class ProcessGroup {
     const src = this.#root('broadcast', 'src', o.src);
     const { dtype, length } = inputInfo(input);
     const out = allocate(dtype, length);
-    return this.#enqueue('broadcast', { ...rooted, dtype, length, root: src }, o.async, this.#rank === src ? input : null, async (run, data) => {
-      await broadcastRounds(run, data, out, src);
-      return out;
-    });
+    return this.#enqueue(
+      'broadcast',
+      { ...rooted, dtype, length, root: src },
+      o.async,
+      this.#rank === src ? input : null,
+      async (run, data) => {
+        await broadcastRounds(run, data, out, src);
+        return out;
+      },
+    );
   }
 
   reduce(input: Input, options: unknown): Work<Payload> {
@@ -185,10 +272,16 @@ export class ProcessGroup {
     const op = checkOp('reduce', o.op);
     const { dtype, length } = inputInfo(input);
     const out = allocate(dtype, length);
-    return this.#enqueue('reduce', { op, dtype, length, root: dst, algorithm: null }, o.async, input, async (run, data) => {
-      await reduceRounds(run, data!, out, dst);
-      return out;
-    });
+    return this.#enqueue(
+      'reduce',
+      { op, dtype, length, root: dst, algorithm: null },
+      o.async,
+      input,
+      async (run, data) => {
+        await reduceRounds(run, data!, out, dst);
+        return out;
+      },
+    );
   }
 
   /** On src, `input` holds groupSize slices of `sliceLength`; every member receives its slice. */
@@ -200,13 +293,22 @@ export class ProcessGroup {
     if (isSrc) {
       if (!input) throw new Error('scatter: the src rank must pass the tensor to scatter');
       const { length } = inputInfo(input);
-      if (length !== sliceLength * this.size) throw new Error(`scatter: src tensor has ${length} elements, expected ${this.size} slices of ${sliceLength}`);
+      if (length !== sliceLength * this.size)
+        throw new Error(
+          `scatter: src tensor has ${length} elements, expected ${this.size} slices of ${sliceLength}`,
+        );
     }
     const out = allocate(dtype, sliceLength);
-    return this.#enqueue('scatter', { ...rooted, dtype, length: sliceLength, root: src }, o.async, isSrc ? input : null, async (run, data) => {
-      await scatterRounds(run, data, out, src);
-      return out;
-    });
+    return this.#enqueue(
+      'scatter',
+      { ...rooted, dtype, length: sliceLength, root: src },
+      o.async,
+      isSrc ? input : null,
+      async (run, data) => {
+        await scatterRounds(run, data, out, src);
+        return out;
+      },
+    );
   }
 
   gather(input: Input, options: unknown): Work<Payload | null> {
@@ -215,16 +317,28 @@ export class ProcessGroup {
     const dst = this.#root('gather', 'dst', o.dst);
     const { dtype, length } = inputInfo(input);
     const out = this.#rank === dst ? allocate(dtype, length * this.size) : null;
-    return this.#enqueue('gather', { ...rooted, dtype, length, root: dst }, o.async, input, async (run, data) => {
-      await gatherRounds(run, data!, out, dst);
-      return out;
-    });
+    return this.#enqueue(
+      'gather',
+      { ...rooted, dtype, length, root: dst },
+      o.async,
+      input,
+      async (run, data) => {
+        await gatherRounds(run, data!, out, dst);
+        return out;
+      },
+    );
   }
 
   barrier(options?: unknown): Work<void> {
     const o = checkOptions('barrier', options);
     this.#member('barrier');
-    return this.#enqueue('barrier', { ...rooted, dtype: 'float32', length: 0 }, o.async, null, barrierRound);
+    return this.#enqueue(
+      'barrier',
+      { ...rooted, dtype: 'float32', length: 0 },
+      o.async,
+      null,
+      barrierRound,
+    );
   }
 
   /** Point-to-point always waits asynchronously: a rank may have sends and receives in flight at once. */

@@ -29,7 +29,13 @@ export class RankCollectives {
 
   /** `kernel`: an already instantiated reduction kernel (else it is instantiated synchronously). */
   constructor(world: SharedWorld, rank: number, env: EngineEnv, kernel?: ReduceKernel) {
-    this.engine = new CollectiveEngine(world, rank, env, (slot) => this.#groups.get(slot)?.nextSeq ?? 0, kernel);
+    this.engine = new CollectiveEngine(
+      world,
+      rank,
+      env,
+      (slot) => this.#groups.get(slot)?.nextSeq ?? 0,
+      kernel,
+    );
     this.p2p = new PointToPoint(this.engine);
     this.#comm = { engine: this.engine, p2p: this.p2p, queue: new CallQueue() };
     this.world = new ProcessGroup(this.#comm, this.engine.worldGroup);
@@ -56,12 +62,19 @@ export class RankCollectives {
     return opts?.group ?? this.world;
   }
 
-  allReduce(input: Input, opts: CallOptions & { op?: ReduceOp; algorithm?: AllReduceAlgorithm } = {}): Promise<Payload> {
+  allReduce(
+    input: Input,
+    opts: CallOptions & { op?: ReduceOp; algorithm?: AllReduceAlgorithm } = {},
+  ): Promise<Payload> {
     return this.#on(opts).allReduce(input, opts).wait();
   }
 
   /** All-reduce of `length` elements already in this rank's region (the benchmark's raw path). */
-  allReduceInRegion(length: number, dtype: Dtype, opts: CallOptions & { op?: ReduceOp; algorithm?: AllReduceAlgorithm } = {}): Promise<void> {
+  allReduceInRegion(
+    length: number,
+    dtype: Dtype,
+    opts: CallOptions & { op?: ReduceOp; algorithm?: AllReduceAlgorithm } = {},
+  ): Promise<void> {
     return this.#on(opts).allReduceInRegion(length, dtype, opts).wait();
   }
 
@@ -81,7 +94,12 @@ export class RankCollectives {
     return this.#on(opts).reduce(input, opts).wait();
   }
 
-  scatter(input: Input | null, sliceLength: number, dtype: Dtype, opts: CallOptions & { src: number }): Promise<Payload> {
+  scatter(
+    input: Input | null,
+    sliceLength: number,
+    dtype: Dtype,
+    opts: CallOptions & { src: number },
+  ): Promise<Payload> {
     return this.#on(opts).scatter(input, sliceLength, dtype, opts).wait();
   }
 

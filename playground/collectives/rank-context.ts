@@ -29,6 +29,9 @@ export function setCurrentRank(dist: Dist | undefined): void {
  */
 export function rankContext(dist?: Dist): RankContext {
   if (dist) return contexts.get(dist) ?? { dist, now: () => performance.now(), trace: () => {} };
-  if (!current) throw new Error("dist is only available inside a rank: run the program with the playground's Run button or `npm run ranks -- run file.ts --world N`");
+  if (!current)
+    throw new Error(
+      "dist is only available inside a rank: run the program with the playground's Run button or `npm run ranks -- run file.ts --world N`",
+    );
   return current;
 }

@@ -6,7 +6,8 @@ import { ringChunk, sharedView, splitChunk, type Payload } from './typed-views.t
  * one region; every member makes the same number of steps per round so progress counters stay comparable.
  */
 
-const view = (run: CollectiveRun, at: number, len: number) => sharedView(run.engine.bytes.buffer, run.dtype, at, len);
+const view = (run: CollectiveRun, at: number, len: number) =>
+  sharedView(run.engine.bytes.buffer, run.dtype, at, len);
 const kernelOp = (run: CollectiveRun) => (run.desc.op === 'avg' ? 'sum' : run.desc.op!);
 
 /** What one round moved, for the rank's counters and the timeline. */
@@ -25,7 +26,13 @@ interface RoundResult {
  * The round skeleton every collective here shares: `length` elements in rounds of at most `per`; each round
  * guards this rank's region first (when it will write it), runs `round`, then records, counts and traces it.
  */
-async function inRounds(run: CollectiveRun, length: number, per: number, writesRegion: boolean, round: (off: number, seg: number) => Promise<RoundResult> | RoundResult): Promise<void> {
+async function inRounds(
+  run: CollectiveRun,
+  length: number,
+  per: number,
+  writesRegion: boolean,
+  round: (off: number, seg: number) => Promise<RoundResult> | RoundResult,
+): Promise<void> {
   const e = run.engine;
   const rounds = Math.max(1, Math.ceil(length / per));
   for (let j = 0; j < rounds; j++) {
@@ -36,12 +43,25 @@ async function inRounds(run: CollectiveRun, length: number, per: number, writesR
     const r = await round(off, Math.max(0, Math.min(per, length - off)));
     if (r.wroteRegion) run.endRound();
     e.count(run.desc.kind, r.sent, r.received, false);
-    e.trace({ kind: run.desc.kind, algorithm: 'shared-memory', step: j, bytes: r.traced, start, end: e.env.now(), label: r.label, ...(r.peer === undefined ? {} : { peer: r.peer }) });
+    e.trace({
+      kind: run.desc.kind,
+      algorithm: 'shared-memory',
+      step: j,
+      bytes: r.traced,
+      start,
+      end: e.env.now(),
+      label: r.label,
+      ...(r.peer === undefined ? {} : { peer: r.peer }),
+    });
   }
 }
 
 /** Rank r reduces chunk r (torch.tensor_split boundaries) across every region straight into `out`. */
-export function reduceScatterRounds(run: CollectiveRun, input: Payload, out: Payload): Promise<void> {
+export function reduceScatterRounds(
+  run: CollectiveRun,
+  input: Payload,
+  out: Payload,
+): Promise<void> {
   const { engine: e, n } = run;
   const w = Math.max(1, Math.floor(e.regionElements / n));
   const me = run.region(e.rank);
@@ -56,14 +76,24 @@ export function reduceScatterRounds(run: CollectiveRun, input: Payload, out: Pay
     await run.untilAll(1);
     const seg = Math.max(0, Math.min(w, myLen - off));
     const dst = me + run.idx * w * 4;
-    for (const q of run.group.members) if (q !== e.rank) e.kernel.reduce(kernelOp(run), run.dtype, dst, run.region(q) + run.idx * w * 4, seg);
+    for (const q of run.group.members)
+      if (q !== e.rank)
+        e.kernel.reduce(kernelOp(run), run.dtype, dst, run.region(q) + run.idx * w * 4, seg);
     if (run.desc.op === 'avg') e.kernel.divide(run.dtype, dst, seg, n);
     out.set(view(run, dst, seg), off);
     run.arrive();
     let sent = 0;
-    for (let c = 0; c < n; c++) if (c !== run.idx) sent += Math.max(0, Math.min(w, splitChunk(input.length, n, c)[1] - off)) * 4;
+    for (let c = 0; c < n; c++)
+      if (c !== run.idx)
+        sent += Math.max(0, Math.min(w, splitChunk(input.length, n, c)[1] - off)) * 4;
     const received = (n - 1) * seg * 4;
-    return { sent, received, traced: received, label: `reduce chunk ${run.idx}`, wroteRegion: true };
+    return {
+      sent,
+      received,
+      traced: received,
+      label: `reduce chunk ${run.idx}`,
+      wroteRegion: true,
+    };
   });
 }
 
@@ -79,12 +109,23 @@ export function allGatherRounds(run: CollectiveRun, input: Payload, out: Payload
     run.group.members.forEach((q, k) => out.set(view(run, run.region(q), seg), k * L + off));
     run.arrive();
     const moved = (n - 1) * seg * 4;
-    return { sent: moved, received: moved, traced: moved, label: 'gather every region', wroteRegion: true };
+    return {
+      sent: moved,
+      received: moved,
+      traced: moved,
+      label: 'gather every region',
+      wroteRegion: true,
+    };
   });
 }
 
 /** The source writes its region; the others copy from it. */
-export async function broadcastRounds(run: CollectiveRun, input: Payload | null, out: Payload, src: number): Promise<void> {
+export async function broadcastRounds(
+  run: CollectiveRun,
+  input: Payload | null,
+  out: Payload,
+  src: number,
+): Promise<void> {
   const { engine: e, n } = run;
   const isSrc = e.rank === src;
   await inRounds(run, out.length, e.regionElements, isSrc, async (off, seg) => {
@@ -92,19 +133,37 @@ export async function broadcastRounds(run: CollectiveRun, input: Payload | null,
       view(run, run.region(src), seg).set(input!.subarray(off, off + seg));
       run.arrive();
       run.arrive();
-      return { sent: (n - 1) * seg * 4, received: 0, traced: (n - 1) * seg * 4, label: 'write source region', wroteRegion: true };
+      return {
+        sent: (n - 1) * seg * 4,
+        received: 0,
+        traced: (n - 1) * seg * 4,
+        label: 'write source region',
+        wroteRegion: true,
+      };
     }
     run.arrive();
     await run.until(src, 1);
     out.set(view(run, run.region(src), seg), off);
     run.arrive();
-    return { sent: 0, received: seg * 4, traced: seg * 4, label: `copy from rank ${src}`, peer: src, wroteRegion: false };
+    return {
+      sent: 0,
+      received: seg * 4,
+      traced: seg * 4,
+      label: `copy from rank ${src}`,
+      peer: src,
+      wroteRegion: false,
+    };
   });
   if (isSrc) out.set(input!);
 }
 
 /** Rank r reduces chunk r in place in its own region; the destination then collects every chunk. */
-export async function reduceRounds(run: CollectiveRun, input: Payload, out: Payload, dst: number): Promise<void> {
+export async function reduceRounds(
+  run: CollectiveRun,
+  input: Payload,
+  out: Payload,
+  dst: number,
+): Promise<void> {
   const { engine: e, n } = run;
   const me = run.region(e.rank);
   const isDst = e.rank === dst;
@@ -113,7 +172,9 @@ export async function reduceRounds(run: CollectiveRun, input: Payload, out: Payl
     run.arrive();
     await run.untilAll(1);
     const [start, len] = ringChunk(m, n, run.idx);
-    for (const q of run.group.members) if (q !== e.rank) e.kernel.reduce(kernelOp(run), run.dtype, me + start * 4, run.region(q) + start * 4, len);
+    for (const q of run.group.members)
+      if (q !== e.rank)
+        e.kernel.reduce(kernelOp(run), run.dtype, me + start * 4, run.region(q) + start * 4, len);
     if (run.desc.op === 'avg') e.kernel.divide(run.dtype, me + start * 4, len, n);
     run.arrive();
     let received = (n - 1) * len * 4;
@@ -127,13 +188,24 @@ export async function reduceRounds(run: CollectiveRun, input: Payload, out: Payl
     }
     run.arrive();
     const sent = (n - 1) * len * 4 + (isDst ? 0 : len * 4);
-    return { sent, received, traced: received, label: isDst ? 'reduce own chunk, collect all' : `reduce own chunk for rank ${dst}`, wroteRegion: true };
+    return {
+      sent,
+      received,
+      traced: received,
+      label: isDst ? 'reduce own chunk, collect all' : `reduce own chunk for rank ${dst}`,
+      wroteRegion: true,
+    };
   });
   if (!isDst) out.set(input);
 }
 
 /** The source lays out one slice per member in its region; each member copies its own. */
-export function scatterRounds(run: CollectiveRun, input: Payload | null, out: Payload, src: number): Promise<void> {
+export function scatterRounds(
+  run: CollectiveRun,
+  input: Payload | null,
+  out: Payload,
+  src: number,
+): Promise<void> {
   const { engine: e, n } = run;
   const L = out.length;
   const w = Math.max(1, Math.floor(e.regionElements / n));
@@ -141,22 +213,41 @@ export function scatterRounds(run: CollectiveRun, input: Payload | null, out: Pa
   const base = run.region(src);
   return inRounds(run, L, w, isSrc, async (off, seg) => {
     if (isSrc) {
-      for (let k = 0; k < n; k++) view(run, base + k * w * 4, seg).set(input!.subarray(k * L + off, k * L + off + seg));
+      for (let k = 0; k < n; k++)
+        view(run, base + k * w * 4, seg).set(input!.subarray(k * L + off, k * L + off + seg));
       run.arrive();
       out.set(input!.subarray(run.idx * L + off, run.idx * L + off + seg), off);
       run.arrive();
-      return { sent: (n - 1) * seg * 4, received: 0, traced: (n - 1) * seg * 4, label: 'lay out slices', wroteRegion: true };
+      return {
+        sent: (n - 1) * seg * 4,
+        received: 0,
+        traced: (n - 1) * seg * 4,
+        label: 'lay out slices',
+        wroteRegion: true,
+      };
     }
     run.arrive();
     await run.until(src, 1);
     out.set(view(run, base + run.idx * w * 4, seg), off);
     run.arrive();
-    return { sent: 0, received: seg * 4, traced: seg * 4, label: `copy slice from rank ${src}`, peer: src, wroteRegion: false };
+    return {
+      sent: 0,
+      received: seg * 4,
+      traced: seg * 4,
+      label: `copy slice from rank ${src}`,
+      peer: src,
+      wroteRegion: false,
+    };
   });
 }
 
 /** Every member writes its region; the destination copies them all. */
-export function gatherRounds(run: CollectiveRun, input: Payload, out: Payload | null, dst: number): Promise<void> {
+export function gatherRounds(
+  run: CollectiveRun,
+  input: Payload,
+  out: Payload | null,
+  dst: number,
+): Promise<void> {
   const { engine: e, n } = run;
   const L = input.length;
   const me = run.region(e.rank);
@@ -169,8 +260,20 @@ export function gatherRounds(run: CollectiveRun, input: Payload, out: Payload | 
     }
     run.arrive();
     return out
-      ? { sent: 0, received: (n - 1) * seg * 4, traced: (n - 1) * seg * 4, label: 'collect every region', wroteRegion: true }
-      : { sent: seg * 4, received: 0, traced: seg * 4, label: `write region for rank ${dst}`, wroteRegion: true };
+      ? {
+          sent: 0,
+          received: (n - 1) * seg * 4,
+          traced: (n - 1) * seg * 4,
+          label: 'collect every region',
+          wroteRegion: true,
+        }
+      : {
+          sent: seg * 4,
+          received: 0,
+          traced: seg * 4,
+          label: `write region for rank ${dst}`,
+          wroteRegion: true,
+        };
   });
 }
 

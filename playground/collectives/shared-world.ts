@@ -1,5 +1,18 @@
 import { MAX_WORLD_SIZE } from '../contract/protocol.ts';
-import { computeLayout, H_MAGIC, H_WORLD, MAGIC, mailboxCtrlIndex, MAX_GROUPS, MAX_RANKS, M_SENT, M_TAKEN, P_COUNT, progressIndex, type WorldLayout } from './layout.ts';
+import {
+  computeLayout,
+  H_MAGIC,
+  H_WORLD,
+  MAGIC,
+  mailboxCtrlIndex,
+  MAX_GROUPS,
+  MAX_RANKS,
+  M_SENT,
+  M_TAKEN,
+  P_COUNT,
+  progressIndex,
+  type WorldLayout,
+} from './layout.ts';
 import { WorldSync } from './world-sync.ts';
 
 /** Everything a rank needs to join the world; structured-cloneable, posted to every rank worker. */
@@ -21,14 +34,24 @@ export interface SharedWorldOptions {
   watchdogMs?: number;
 }
 
-if (MAX_WORLD_SIZE > MAX_RANKS) throw new Error(`MAX_WORLD_SIZE ${MAX_WORLD_SIZE} exceeds what the shared layout holds (${MAX_RANKS})`);
+if (MAX_WORLD_SIZE > MAX_RANKS)
+  throw new Error(
+    `MAX_WORLD_SIZE ${MAX_WORLD_SIZE} exceeds what the shared layout holds (${MAX_RANKS})`,
+  );
 
-const defaultConcurrency = () => (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency ?? 1;
+const defaultConcurrency = () =>
+  (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency ??
+  1;
 
 /** Allocates the shared memory for `worldSize` ranks and writes its header; call on the main thread. */
-export function createSharedWorld(worldSize: number, options: SharedWorldOptions = {}): SharedWorld {
+export function createSharedWorld(
+  worldSize: number,
+  options: SharedWorldOptions = {},
+): SharedWorld {
   if (!Number.isInteger(worldSize) || worldSize < 1 || worldSize > MAX_WORLD_SIZE) {
-    throw new Error(`createSharedWorld: worldSize must be an integer from 1 to ${MAX_WORLD_SIZE}, got ${worldSize}`);
+    throw new Error(
+      `createSharedWorld: worldSize must be an integer from 1 to ${MAX_WORLD_SIZE}, got ${worldSize}`,
+    );
   }
   const arenaBytes = options.arenaBytes ?? Math.min(64 << 20, worldSize * (16 << 20));
   const layout = computeLayout(worldSize, arenaBytes, options.mailboxBytes ?? 64 << 10);
@@ -39,7 +62,13 @@ export function createSharedWorld(worldSize: number, options: SharedWorldOptions
   words[H_WORLD] = worldSize;
   // Group slot 0 is the whole world.
   words[layout.groupsOffset >> 2] = (2 ** worldSize - 1) | 0;
-  return { memory, worldSize, layout, watchdogMs: options.watchdogMs ?? 5000, hardwareConcurrency: defaultConcurrency() };
+  return {
+    memory,
+    worldSize,
+    layout,
+    watchdogMs: options.watchdogMs ?? 5000,
+    hardwareConcurrency: defaultConcurrency(),
+  };
 }
 
 /**
@@ -48,7 +77,9 @@ export function createSharedWorld(worldSize: number, options: SharedWorldOptions
  */
 export function abortSharedWorld(world: SharedWorld, reason: string): void {
   const indexes: number[] = [];
-  for (let g = 0; g < MAX_GROUPS; g++) for (let r = 0; r < world.worldSize; r++) indexes.push(progressIndex(world.layout, world.worldSize, g, r) + P_COUNT);
+  for (let g = 0; g < MAX_GROUPS; g++)
+    for (let r = 0; r < world.worldSize; r++)
+      indexes.push(progressIndex(world.layout, world.worldSize, g, r) + P_COUNT);
   for (let s = 0; s < world.worldSize; s++) {
     for (let d = 0; d < world.worldSize; d++) {
       const m = mailboxCtrlIndex(world.layout, world.worldSize, s, d);

@@ -3,7 +3,12 @@ import type { Dtype } from './call-descriptor.ts';
 export type Payload = Float32Array | Int32Array;
 
 /** A typed view of `len` elements at byte offset `at` of the shared buffer. */
-export function sharedView(buffer: ArrayBufferLike, dtype: Dtype, at: number, len: number): Payload {
+export function sharedView(
+  buffer: ArrayBufferLike,
+  dtype: Dtype,
+  at: number,
+  len: number,
+): Payload {
   return dtype === 'float32' ? new Float32Array(buffer, at, len) : new Int32Array(buffer, at, len);
 }
 

@@ -44,9 +44,14 @@ export class WorldSync {
   poisonReason(): string | null {
     if (Atomics.load(this.#words, H_POISON) === 0) return null;
     const deadline = performance.now() + REASON_WAIT_MS;
-    while (this.#writerBusy(deadline)) { /* the aborting rank is still writing its reason */ }
+    while (this.#writerBusy(deadline)) {
+      /* the aborting rank is still writing its reason */
+    }
     const len = Math.max(0, Math.min(REASON_BYTES, Atomics.load(this.#words, H_REASON_LEN)));
-    return new TextDecoder().decode(this.#bytes.slice(REASON_OFFSET, REASON_OFFSET + len)) || 'the run was aborted';
+    return (
+      new TextDecoder().decode(this.#bytes.slice(REASON_OFFSET, REASON_OFFSET + len)) ||
+      'the run was aborted'
+    );
   }
 
   /** Poisons the world (first reason wins) and wakes every waiter listed in `wakeIndexes`. Bounded: safe on the main thread. */
@@ -95,7 +100,9 @@ export class WorldSync {
 
   /** Waits until words[index] >= target: blocking the thread, or yielding to the event loop so compute on this rank runs. */
   wait(mode: WaitMode, index: number, target: number, check: WaitCheck): void | Promise<void> {
-    return mode === 'block' ? this.waitBlocking(index, target, check) : this.waitAsync(index, target, check);
+    return mode === 'block'
+      ? this.waitBlocking(index, target, check)
+      : this.waitAsync(index, target, check);
   }
 
   waitBlocking(index: number, target: number, check: WaitCheck): void {

@@ -26,7 +26,16 @@ export type AllReduceAlgorithm = (typeof ALL_REDUCE_ALGORITHMS)[number];
 export type Algorithm = Exclude<AllReduceAlgorithm, 'auto'>;
 
 /** Collective calls every member of a group makes together; peers compare them to catch mismatches. */
-export const COLLECTIVE_KINDS = ['allReduce', 'reduceScatter', 'allGather', 'broadcast', 'reduce', 'scatter', 'gather', 'barrier'] as const;
+export const COLLECTIVE_KINDS = [
+  'allReduce',
+  'reduceScatter',
+  'allGather',
+  'broadcast',
+  'reduce',
+  'scatter',
+  'gather',
+  'barrier',
+] as const;
 export type CollectiveKind = (typeof COLLECTIVE_KINDS)[number];
 export const POINT_TO_POINT_KINDS = ['send', 'recv'] as const;
 /** Everything the runtime counts bytes for. */
@@ -79,7 +88,13 @@ export type ClusterEvent =
   | { type: 'error'; rank: number; message: string; line?: number; column?: number; time: number }
   | { type: 'exit'; rank: number; ok: boolean; time: number }
   | { type: 'trace'; rank: number; events: TraceEvent[] };
-export const CLUSTER_EVENT_TYPES = ['backend', 'log', 'error', 'exit', 'trace'] as const satisfies readonly ClusterEvent['type'][];
+export const CLUSTER_EVENT_TYPES = [
+  'backend',
+  'log',
+  'error',
+  'exit',
+  'trace',
+] as const satisfies readonly ClusterEvent['type'][];
 
 export interface RunOptions {
   /** The reader's TypeScript program (ES module, top-level await allowed). */
@@ -96,7 +111,13 @@ export interface RunOptions {
   tensorBudgetBytes?: number;
 }
 
-export const RUN_END_REASONS = ['finished', 'stopped', 'timeout', 'error', 'compile-error'] as const;
+export const RUN_END_REASONS = [
+  'finished',
+  'stopped',
+  'timeout',
+  'error',
+  'compile-error',
+] as const;
 export type RunEndReason = (typeof RUN_END_REASONS)[number];
 
 export interface RunResult {
@@ -115,5 +136,7 @@ export function isOneOf<T extends string>(list: readonly T[], value: unknown): v
 /** "'a', 'b' or 'c'": how an error message lists the allowed words. */
 export function listWords(list: readonly string[]): string {
   const quoted = list.map((w) => `'${w}'`);
-  return quoted.length < 2 ? quoted.join('') : `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}`;
+  return quoted.length < 2
+    ? quoted.join('')
+    : `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}`;
 }

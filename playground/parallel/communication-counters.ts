@@ -5,7 +5,10 @@ import { resolveDist } from './resolve-dist.ts';
 export type CommBytes = Record<string, number>;
 
 function counting(dist: Dist): Dist {
-  if (typeof (dist as Partial<Dist>).commStats !== 'function') throw new Error('commBytes: this dist does not count bytes (use the rank\'s own dist from \'ranks\')');
+  if (typeof (dist as Partial<Dist>).commStats !== 'function')
+    throw new Error(
+      "commBytes: this dist does not count bytes (use the rank's own dist from 'ranks')",
+    );
   return dist;
 }
 

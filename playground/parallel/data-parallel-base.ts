@@ -48,7 +48,6 @@ export interface PendingCollective {
   done: Promise<tf.Tensor>;
 }
 
-
 /** Gradient accumulation, no-sync bookkeeping and the row count shared by every wrapper. */
 export abstract class DataParallelBase implements DataParallelTrainer {
   readonly model: Sequential;
@@ -79,7 +78,8 @@ export abstract class DataParallelBase implements DataParallelTrainer {
   /** Adds a span to the timeline; compute spans also go to the page's trace, next to the runtime's collectives. */
   protected record(span: TimelineSpan): void {
     this.timeline.push(span);
-    if (span.kind === 'forward' || span.kind === 'backward' || span.kind === 'optimizer') this.tracer.compute(`${span.kind} ${span.label}`, span.start, span.end);
+    if (span.kind === 'forward' || span.kind === 'backward' || span.kind === 'optimizer')
+      this.tracer.compute(`${span.kind} ${span.label}`, span.start, span.end);
   }
 
   /** Runs `fn` and records it as one span of `kind`. */
@@ -91,7 +91,12 @@ export abstract class DataParallelBase implements DataParallelTrainer {
   }
 
   /** Launch-side bookkeeping of an async collective: a timeline span from the call until its result arrives. */
-  protected track(kind: TimelineSpan['kind'], label: string, bytes: number, work: Work<tf.Tensor>): PendingCollective {
+  protected track(
+    kind: TimelineSpan['kind'],
+    label: string,
+    bytes: number,
+    work: Work<tf.Tensor>,
+  ): PendingCollective {
     const span: TimelineSpan = { kind, label, start: this.tracer.now(), end: Number.NaN, bytes };
     this.timeline.push(span);
     return {
@@ -146,7 +151,12 @@ export abstract class DataParallelBase implements DataParallelTrainer {
   }
 
   /** Runs the layer-wise pass; when syncing under 'rows', also starts the all-reduce of the row count. */
-  protected async runPass(x: tf.Tensor, target: tf.Tensor, loss: RowLoss, hooks: LayerHooks): Promise<{ meanLoss: number; divisor: Promise<number> | null }> {
+  protected async runPass(
+    x: tf.Tensor,
+    target: tf.Tensor,
+    loss: RowLoss,
+    hooks: LayerHooks,
+  ): Promise<{ meanLoss: number; divisor: Promise<number> | null }> {
     const rows = x.shape[0]!;
     this.pendingRows += rows;
     let divisor: Promise<number> | null = null;

@@ -2,7 +2,12 @@ import * as tf from '@tensorflow/tfjs';
 import type { AllReduceAlgorithm } from '../collectives/dist-api.ts';
 import { broadcastFromRankZero } from './broadcast-from-rank-zero.ts';
 import { DataParallelBase, type DataParallelOptions } from './data-parallel-base.ts';
-import { constructionBuckets, rebuiltBuckets, type BucketOptions, type GradientBucket } from './gradient-buckets.ts';
+import {
+  constructionBuckets,
+  rebuiltBuckets,
+  type BucketOptions,
+  type GradientBucket,
+} from './gradient-buckets.ts';
 import type { LayerHooks } from './layerwise-backward.ts';
 import { mseLoss, type RowLoss } from './losses.ts';
 import { initialState } from './optimizers.ts';
@@ -60,11 +65,17 @@ export class DistributedDataParallel extends DataParallelBase {
     this.overlap = opts.overlap ?? true;
     this.allReduceAlgorithm = opts.allReduceAlgorithm ?? 'auto';
     this.findUnusedParameters = opts.findUnusedParameters ?? false;
-    this.bucketOptions = { bucketCapMB: opts.bucketCapMB, firstBucketCapMB: opts.firstBucketCapMB, findUnusedParameters: this.findUnusedParameters };
+    this.bucketOptions = {
+      bucketCapMB: opts.bucketCapMB,
+      firstBucketCapMB: opts.firstBucketCapMB,
+      findUnusedParameters: this.findUnusedParameters,
+    };
     this.bucketList = constructionBuckets(this.paramBytes(), this.bucketOptions);
     this.grads = model.params.map(() => null);
     this.bucketBuffers = this.bucketList.map(() => null);
-    this.state = model.params.map((p, k) => (this.keepsStateOf(k) ? initialState(this.optimizer, p.shape) : []));
+    this.state = model.params.map((p, k) =>
+      this.keepsStateOf(k) ? initialState(this.optimizer, p.shape) : [],
+    );
     this.ledger.hold('params', ...model.params);
     this.ledger.hold('optimizerState', ...this.state.flat());
   }
@@ -85,7 +96,12 @@ export class DistributedDataParallel extends DataParallelBase {
 
   /** Like `Reducer::rebuild_buckets`, called before the forward after the first synced backward: once, in arrival order. */
   private rebuildBuckets(): void {
-    if (this.rebuilt || this.findUnusedParameters || this.arrival.length !== this.model.params.length) return;
+    if (
+      this.rebuilt ||
+      this.findUnusedParameters ||
+      this.arrival.length !== this.model.params.length
+    )
+      return;
     this.bucketList = rebuiltBuckets(this.paramBytes(), this.arrival, this.bucketOptions);
     for (const buffer of this.bucketBuffers) if (buffer) this.ledger.free(buffer);
     this.bucketBuffers = this.bucketList.map(() => null);
@@ -103,7 +119,8 @@ export class DistributedDataParallel extends DataParallelBase {
     // Launches run synchronously inside the layer loop, so every rank calls its collectives in the same order.
     const launchReady = (scale: number) => {
       this.buckets.forEach((bucket, b) => {
-        if (!finished[b] && bucket.params.every((k) => ready.has(k))) finished[b] = this.launchBucket(b, scale);
+        if (!finished[b] && bucket.params.every((k) => ready.has(k)))
+          finished[b] = this.launchBucket(b, scale);
       });
     };
     const hooks: LayerHooks = {
@@ -138,7 +155,12 @@ export class DistributedDataParallel extends DataParallelBase {
     this.ledger.hold('buckets', flat);
     // As a bucket view the gradient memory now is the bucket; otherwise both copies stay alive.
     if (this.gradientAsBucketView) for (const k of bucket.params) this.dropLocal(k);
-    const pending = this.track('allReduce', `bucket ${b}`, flat.size * 4, this.dist.allReduce(flat, { op: 'sum', algorithm: this.allReduceAlgorithm, async: true }));
+    const pending = this.track(
+      'allReduce',
+      `bucket ${b}`,
+      flat.size * 4,
+      this.dist.allReduce(flat, { op: 'sum', algorithm: this.allReduceAlgorithm, async: true }),
+    );
     return pending.done.then((reduced) => {
       this.ledger.free(flat);
       this.finishBucket(b, reduced);
@@ -180,20 +202,25 @@ export class DistributedDataParallel extends DataParallelBase {
 
   async step(): Promise<void> {
     this.steps++;
-    this.timed('optimizer', 'step', () => this.model.params.forEach((p, k) => {
-      const g = this.grads[k];
-      if (!g) throw new Error(`${this.constructor.name}.step: no synchronized gradient for ${this.model.paramNames[k]} (call backward outside noSync first)`);
-      if (this.keepsStateOf(k)) {
-        const out = this.optimizer.update(p, g, this.state[k]!, this.steps);
-        p.assign(out.param);
-        out.param.dispose();
-        this.ledger.free(...this.state[k]!);
-        this.ledger.hold('optimizerState', ...out.state);
-        this.state[k] = out.state;
-      }
-      this.ledger.free(g);
-      this.grads[k] = null;
-    }));
+    this.timed('optimizer', 'step', () =>
+      this.model.params.forEach((p, k) => {
+        const g = this.grads[k];
+        if (!g)
+          throw new Error(
+            `${this.constructor.name}.step: no synchronized gradient for ${this.model.paramNames[k]} (call backward outside noSync first)`,
+          );
+        if (this.keepsStateOf(k)) {
+          const out = this.optimizer.update(p, g, this.state[k]!, this.steps);
+          p.assign(out.param);
+          out.param.dispose();
+          this.ledger.free(...this.state[k]!);
+          this.ledger.hold('optimizerState', ...out.state);
+          this.state[k] = out.state;
+        }
+        this.ledger.free(g);
+        this.grads[k] = null;
+      }),
+    );
   }
 
   async snapshot(): Promise<Record<string, Float32Array>> {
@@ -206,7 +233,10 @@ export class DistributedDataParallel extends DataParallelBase {
  * every rank start from rank 0's parameters.
  * @example const ddp = await DDP(mlp([4, 8, 3], { seed: 1 }), { optimizer: new Adam({ lr: 0.01 }) });
  */
-export async function DDP(model: TrainableModel, opts: DDPOptions): Promise<DistributedDataParallel> {
+export async function DDP(
+  model: TrainableModel,
+  opts: DDPOptions,
+): Promise<DistributedDataParallel> {
   const ddp = new DistributedDataParallel(model, opts);
   await ddp.broadcastFromRankZero();
   return ddp;

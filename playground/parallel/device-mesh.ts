@@ -14,11 +14,24 @@ export interface DeviceMesh {
  * @returns The mesh; process groups are created when `fullyShard` uses it.
  * @example const mesh = initDeviceMesh([2, 2], { meshDimNames: ['replicate', 'shard'] });
  */
-export function initDeviceMesh(shape: readonly number[], opts: { meshDimNames?: readonly string[] } = {}): DeviceMesh {
-  if (shape.length !== 1 && shape.length !== 2) throw new Error(`initDeviceMesh: fullyShard takes a 1-D or 2-D mesh, got ${shape.length} dimensions`);
-  if (!shape.every((n) => Number.isInteger(n) && n >= 1)) throw new Error(`initDeviceMesh: every dimension must be a positive integer, got [${shape.join(', ')}]`);
-  const meshDimNames = opts.meshDimNames ?? (shape.length === 1 ? ['shard'] : ['replicate', 'shard']);
-  if (meshDimNames.length !== shape.length) throw new Error(`initDeviceMesh: ${shape.length} dimensions need ${shape.length} names, got ${meshDimNames.length}`);
+export function initDeviceMesh(
+  shape: readonly number[],
+  opts: { meshDimNames?: readonly string[] } = {},
+): DeviceMesh {
+  if (shape.length !== 1 && shape.length !== 2)
+    throw new Error(
+      `initDeviceMesh: fullyShard takes a 1-D or 2-D mesh, got ${shape.length} dimensions`,
+    );
+  if (!shape.every((n) => Number.isInteger(n) && n >= 1))
+    throw new Error(
+      `initDeviceMesh: every dimension must be a positive integer, got [${shape.join(', ')}]`,
+    );
+  const meshDimNames =
+    opts.meshDimNames ?? (shape.length === 1 ? ['shard'] : ['replicate', 'shard']);
+  if (meshDimNames.length !== shape.length)
+    throw new Error(
+      `initDeviceMesh: ${shape.length} dimensions need ${shape.length} names, got ${meshDimNames.length}`,
+    );
   return { shape: [...shape], meshDimNames: [...meshDimNames] };
 }
 
@@ -38,12 +51,28 @@ export function meshGroups(dist: Dist, mesh: DeviceMesh | undefined): MeshGroups
   const world = dist.worldSize;
   const shape = mesh?.shape ?? [world];
   const size = shape.reduce((a, b) => a * b, 1);
-  if (size !== world) throw new Error(`fullyShard: the mesh [${shape.join(', ')}] has ${size} ranks but the world has ${world}`);
-  if (shape.length === 1) return { shard: undefined, shardSize: world, shardRank: dist.rank, replicate: null, shardMembers: Array.from({ length: world }, (_, r) => r) };
+  if (size !== world)
+    throw new Error(
+      `fullyShard: the mesh [${shape.join(', ')}] has ${size} ranks but the world has ${world}`,
+    );
+  if (shape.length === 1)
+    return {
+      shard: undefined,
+      shardSize: world,
+      shardRank: dist.rank,
+      replicate: null,
+      shardMembers: Array.from({ length: world }, (_, r) => r),
+    };
   const [rows, cols] = shape as [number, number];
   const row = Math.floor(dist.rank / cols);
   const col = dist.rank % cols;
   const shardMembers = Array.from({ length: cols }, (_, j) => row * cols + j);
   const replicateMembers = Array.from({ length: rows }, (_, i) => i * cols + col);
-  return { shard: dist.newGroup(shardMembers), shardSize: cols, shardRank: col, replicate: dist.newGroup(replicateMembers), shardMembers };
+  return {
+    shard: dist.newGroup(shardMembers),
+    shardSize: cols,
+    shardRank: col,
+    replicate: dist.newGroup(replicateMembers),
+    shardMembers,
+  };
 }

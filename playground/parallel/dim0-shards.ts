@@ -34,20 +34,33 @@ export function padToChunks(layout: Dim0Layout, full: tf.Tensor): tf.Tensor2D {
   return tf.tidy(() => {
     const extra = layout.rows * layout.size - layout.shape[0]!;
     const rows = tf.reshape(full, [layout.shape[0]!, layout.rowSize]);
-    const padded = extra > 0 ? tf.pad(rows, [[0, extra], [0, 0]]) : rows;
+    const padded =
+      extra > 0
+        ? tf.pad(rows, [
+            [0, extra],
+            [0, 0],
+          ])
+        : rows;
     return tf.reshape(padded, [layout.size, layout.chunk]) as tf.Tensor2D;
   });
 }
 
 /** Rank `r`'s padded shard of a full parameter, flat. */
 export function shardOf(layout: Dim0Layout, full: tf.Tensor, r: number): tf.Tensor1D {
-  return tf.tidy(() => tf.reshape(tf.slice(padToChunks(layout, full), [r, 0], [1, layout.chunk]), [layout.chunk]) as tf.Tensor1D);
+  return tf.tidy(
+    () =>
+      tf.reshape(tf.slice(padToChunks(layout, full), [r, 0], [1, layout.chunk]), [
+        layout.chunk,
+      ]) as tf.Tensor1D,
+  );
 }
 
 /** Inverse of {@link padToChunks}: [size, chunk] (or its flat form) back to the full parameter, padding dropped. */
 export function fromChunks(layout: Dim0Layout, chunks: tf.Tensor): tf.Tensor {
   return tf.tidy(() => {
     const rows = tf.reshape(chunks, [layout.rows * layout.size, layout.rowSize]);
-    return tf.reshape(tf.slice(rows, [0, 0], [layout.shape[0]!, layout.rowSize]), [...layout.shape]);
+    return tf.reshape(tf.slice(rows, [0, 0], [layout.shape[0]!, layout.rowSize]), [
+      ...layout.shape,
+    ]);
   });
 }

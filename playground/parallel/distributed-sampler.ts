@@ -25,7 +25,8 @@ export class DistributedSampler {
   private epoch = 0;
 
   constructor(length: number, opts: DistributedSamplerOptions) {
-    if (opts.rank < 0 || opts.rank >= opts.numReplicas) throw new Error(`rank ${opts.rank} outside [0, ${opts.numReplicas})`);
+    if (opts.rank < 0 || opts.rank >= opts.numReplicas)
+      throw new Error(`rank ${opts.rank} outside [0, ${opts.numReplicas})`);
     this.length = length;
     this.numReplicas = opts.numReplicas;
     this.rank = opts.rank;
@@ -36,7 +37,9 @@ export class DistributedSampler {
 
   /** Rows each rank receives. */
   get numSamples(): number {
-    return this.dropLast ? Math.floor(this.length / this.numReplicas) : Math.ceil(this.length / this.numReplicas);
+    return this.dropLast
+      ? Math.floor(this.length / this.numReplicas)
+      : Math.ceil(this.length / this.numReplicas);
   }
 
   /** Change the shuffle for the next epoch, as PyTorch's `set_epoch`. */

@@ -12,7 +12,11 @@ export interface FlatGroup {
   readonly chunk: number;
 }
 
-export function flatGroup(params: readonly number[], sizes: readonly number[], worldSize: number): FlatGroup {
+export function flatGroup(
+  params: readonly number[],
+  sizes: readonly number[],
+  worldSize: number,
+): FlatGroup {
   const numel = sizes.reduce((a, b) => a + b, 0);
   const padded = Math.ceil(numel / worldSize) * worldSize;
   return { params, sizes, numel, padded, chunk: padded / worldSize };
@@ -22,7 +26,9 @@ export function flatGroup(params: readonly number[], sizes: readonly number[], w
 export function flattenPadded(group: FlatGroup, tensors: readonly tf.Tensor[]): tf.Tensor1D {
   return tf.tidy(() => {
     const flat = tf.concat(tensors.map((t) => tf.reshape(t, [-1])));
-    return (group.padded > group.numel ? tf.pad(flat, [[0, group.padded - group.numel]]) : flat) as tf.Tensor1D;
+    return (
+      group.padded > group.numel ? tf.pad(flat, [[0, group.padded - group.numel]]) : flat
+    ) as tf.Tensor1D;
   });
 }
 
@@ -32,7 +38,11 @@ export function ownChunk(group: FlatGroup, flat: tf.Tensor, rank: number): tf.Te
 }
 
 /** Inverse of {@link flattenPadded}: drop the padding and cut back into tensors of `shapes`. */
-export function unflatten(group: FlatGroup, flat: tf.Tensor, shapes: readonly (readonly number[])[]): tf.Tensor[] {
+export function unflatten(
+  group: FlatGroup,
+  flat: tf.Tensor,
+  shapes: readonly (readonly number[])[],
+): tf.Tensor[] {
   return tf.tidy(() => {
     const body = tf.slice(tf.reshape(flat, [-1]), [0], [group.numel]);
     return tf.split(body, [...group.sizes]).map((t, j) => tf.reshape(t, [...shapes[j]!]));

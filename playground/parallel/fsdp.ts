@@ -18,7 +18,12 @@ export interface FSDPOptions extends DataParallelOptions {
 }
 
 /** The ZeRO stage each FSDP1 strategy corresponds to in memory (HYBRID_SHARD: 3 within a shard group). */
-export const SHARDING_STRATEGY_STAGE: Record<ShardingStrategy, 0 | 2 | 3> = { FULL_SHARD: 3, SHARD_GRAD_OP: 2, NO_SHARD: 0, HYBRID_SHARD: 3 };
+export const SHARDING_STRATEGY_STAGE: Record<ShardingStrategy, 0 | 2 | 3> = {
+  FULL_SHARD: 3,
+  SHARD_GRAD_OP: 2,
+  NO_SHARD: 0,
+  HYBRID_SHARD: 3,
+};
 
 /**
  * FSDP1's names over FSDP2's `fullyShard`, as PyTorch's migration guide maps them: FULL_SHARD is
@@ -29,9 +34,19 @@ export const SHARDING_STRATEGY_STAGE: Record<ShardingStrategy, 0 | 2 | 3> = { FU
  * @returns The `fullyShard` trainer, or a DDP trainer for NO_SHARD.
  * @example const fsdp = await FSDP(model, { shardingStrategy: 'FULL_SHARD', optimizer: new Adam({ lr: 0.01 }) });
  */
-export async function FSDP(model: TrainableModel, opts: FSDPOptions): Promise<FullyShardedDataParallel | DistributedDataParallel> {
+export async function FSDP(
+  model: TrainableModel,
+  opts: FSDPOptions,
+): Promise<FullyShardedDataParallel | DistributedDataParallel> {
   const strategy = opts.shardingStrategy ?? 'FULL_SHARD';
   if (strategy === 'NO_SHARD') return DDP(model, opts as DDPOptions);
-  if (strategy === 'HYBRID_SHARD' && opts.deviceMesh?.shape.length !== 2) throw new Error("FSDP: HYBRID_SHARD needs deviceMesh, a 2-D mesh from initDeviceMesh([replicas, shardSize], { meshDimNames: ['replicate', 'shard'] })");
-  return fullyShard(model, { ...opts, reshardAfterForward: strategy !== 'SHARD_GRAD_OP', mesh: strategy === 'HYBRID_SHARD' ? opts.deviceMesh : undefined });
+  if (strategy === 'HYBRID_SHARD' && opts.deviceMesh?.shape.length !== 2)
+    throw new Error(
+      "FSDP: HYBRID_SHARD needs deviceMesh, a 2-D mesh from initDeviceMesh([replicas, shardSize], { meshDimNames: ['replicate', 'shard'] })",
+    );
+  return fullyShard(model, {
+    ...opts,
+    reshardAfterForward: strategy !== 'SHARD_GRAD_OP',
+    mesh: strategy === 'HYBRID_SHARD' ? opts.deviceMesh : undefined,
+  });
 }

@@ -1,7 +1,11 @@
 import * as tf from '@tensorflow/tfjs';
 import type { ProcessGroupHandle } from '../collectives/dist-api.ts';
 import { broadcastFromRankZero } from './broadcast-from-rank-zero.ts';
-import { DataParallelBase, type DataParallelOptions, type PendingCollective } from './data-parallel-base.ts';
+import {
+  DataParallelBase,
+  type DataParallelOptions,
+  type PendingCollective,
+} from './data-parallel-base.ts';
 import { meshGroups, type DeviceMesh, type MeshGroups } from './device-mesh.ts';
 import { dim0Layout, fromChunks, padToChunks, shardOf, type Dim0Layout } from './dim0-shards.ts';
 import type { LayerHooks } from './layerwise-backward.ts';
@@ -58,8 +62,13 @@ export class FullyShardedDataParallel extends DataParallelBase {
     const reshard = opts.reshardAfterForward ?? true;
     this.mesh = meshGroups(this.dist, opts.mesh);
     const s = this.mesh.shardSize;
-    if (typeof reshard === 'number' && (!Number.isInteger(reshard) || reshard < 1 || reshard > s || s % reshard !== 0)) {
-      throw new Error(`fullyShard: reshardAfterForward as a number is the group size to reshard to after forward; it must divide the shard group size ${s}, not ${reshard}`);
+    if (
+      typeof reshard === 'number' &&
+      (!Number.isInteger(reshard) || reshard < 1 || reshard > s || s % reshard !== 0)
+    ) {
+      throw new Error(
+        `fullyShard: reshardAfterForward as a number is the group size to reshard to after forward; it must divide the shard group size ${s}, not ${reshard}`,
+      );
     }
     // As in PyTorch, resharding to one rank is keeping the whole parameter, and to the whole group is true.
     this.reshardAfterForward = reshard === 1 ? false : reshard === s ? true : reshard;
@@ -72,20 +81,30 @@ export class FullyShardedDataParallel extends DataParallelBase {
     const units: FullyShardUnit[] = [];
     this.unitOfLayer = this.model.layerParams.map((ps, layer) => {
       if (!ps.length) return null;
-      units.push({ layer, params: ps, layouts: ps.map((i) => dim0Layout(shapes[i]!, s)), postLayouts: k ? ps.map((i) => dim0Layout(shapes[i]!, k)) : null });
+      units.push({
+        layer,
+        params: ps,
+        layouts: ps.map((i) => dim0Layout(shapes[i]!, s)),
+        postLayouts: k ? ps.map((i) => dim0Layout(shapes[i]!, k)) : null,
+      });
       return units.length - 1;
     });
     this.units = units;
     this.shards = [];
     this.gradShards = this.model.params.map(() => null);
-    this.state = this.units.flatMap((u) => u.layouts.map((l) => initialState(this.optimizer, [l.chunk])));
+    this.state = this.units.flatMap((u) =>
+      u.layouts.map((l) => initialState(this.optimizer, [l.chunk])),
+    );
     this.ledger.hold('optimizerState', ...this.state.flat());
   }
 
   /** Start from rank 0's parameters, then keep only this rank's dim-0 shard of each and free the full ones. */
   async init(): Promise<void> {
     await broadcastFromRankZero(this.dist, [...this.model.params, ...this.model.buffers]);
-    for (const u of this.units) u.params.forEach((i, j) => this.shards.push(shardOf(u.layouts[j]!, this.model.params[i]!, this.mesh.shardRank)));
+    for (const u of this.units)
+      u.params.forEach((i, j) =>
+        this.shards.push(shardOf(u.layouts[j]!, this.model.params[i]!, this.mesh.shardRank)),
+      );
     this.ledger.hold('params', ...this.shards);
     for (const p of this.model.params) p.dispose();
   }
@@ -106,7 +125,12 @@ export class FullyShardedDataParallel extends DataParallelBase {
     const pieces = post ?? unit.params.map((_, j) => this.shards[this.slot(u, j)]!);
     const input = tf.tidy(() => tf.concat(pieces.map((t) => tf.reshape(t, [-1]))));
     const group = post ? this.postForwardGroup! : this.mesh.shard;
-    const pending = this.track('allGather', `${phase} unit ${u} (layer ${unit.layer})`, input.size * 4, this.dist.allGather(input, { async: true, group }));
+    const pending = this.track(
+      'allGather',
+      `${phase} unit ${u} (layer ${unit.layer})`,
+      input.size * 4,
+      this.dist.allGather(input, { async: true, group }),
+    );
     const done = pending.done.then((all) => {
       input.dispose();
       // A prefetched unit occupies memory from its arrival, before the unit ahead of it is freed.
@@ -149,10 +173,15 @@ export class FullyShardedDataParallel extends DataParallelBase {
     const pending = this.gather(u, phase);
     // Prefetch: issue the next unit's all-gather before computing this one, so it arrives during the compute.
     const next = this.neighbour(u, phase);
-    if (next !== null && (phase === 'forward' || this.needsBackwardGather())) this.gather(next, phase);
+    if (next !== null && (phase === 'forward' || this.needsBackwardGather()))
+      this.gather(next, phase);
     const all = await pending.done;
     this.gathers.delete(u);
-    const params = this.unpack(u, all, phase === 'backward' && unit.postLayouts ? unit.postLayouts : unit.layouts);
+    const params = this.unpack(
+      u,
+      all,
+      phase === 'backward' && unit.postLayouts ? unit.postLayouts : unit.layouts,
+    );
     // FSDP2 copies out of the all-gather buffer into the parameters; count them as one allocation.
     this.ledger.free(all);
     this.ledger.hold('gathered', ...params);
@@ -194,7 +223,8 @@ export class FullyShardedDataParallel extends DataParallelBase {
       onGrads: (layer, grads) => {
         const indices = this.accumulate(layer, grads);
         const u = this.unitOfLayer[layer];
-        if (syncing && u !== null && u !== undefined && indices.length) launched[u] = this.launchReduceScatter(u);
+        if (syncing && u !== null && u !== undefined && indices.length)
+          launched[u] = this.launchReduceScatter(u);
       },
     };
     const { meanLoss, divisor } = await this.runPass(x, target, loss, hooks);
@@ -204,13 +234,21 @@ export class FullyShardedDataParallel extends DataParallelBase {
       let shard = await launched[u]!.done;
       if (this.mesh.replicate) {
         // HSDP: the reduce-scatter summed within the row; the all-reduce sums the rows.
-        const summed = await this.track('allReduce', `replicas unit ${u}`, shard.size * 4, this.dist.allReduce(shard, { op: 'sum', async: true, group: this.mesh.replicate })).done;
+        const summed = await this.track(
+          'allReduce',
+          `replicas unit ${u}`,
+          shard.size * 4,
+          this.dist.allReduce(shard, { op: 'sum', async: true, group: this.mesh.replicate }),
+        ).done;
         shard.dispose();
         shard = summed;
       }
       const scaled = tf.mul(shard, 1 / total);
       shard.dispose();
-      const parts = tf.split(scaled, this.units[u]!.layouts.map((l) => l.chunk));
+      const parts = tf.split(
+        scaled,
+        this.units[u]!.layouts.map((l) => l.chunk),
+      );
       scaled.dispose();
       this.units[u]!.params.forEach((_, j) => {
         const slot = this.slot(u, j);
@@ -225,30 +263,48 @@ export class FullyShardedDataParallel extends DataParallelBase {
   /** Pad each gradient's dim 0, lay the unit out as [shard ranks, Σ chunks], free the unsharded gradients, and reduce-scatter (sum). */
   private launchReduceScatter(u: number): PendingCollective {
     const unit = this.units[u]!;
-    const input = tf.tidy(() => tf.reshape(tf.concat(unit.params.map((k, j) => padToChunks(unit.layouts[j]!, this.localGrads[k]!)), 1), [-1]));
+    const input = tf.tidy(() =>
+      tf.reshape(
+        tf.concat(
+          unit.params.map((k, j) => padToChunks(unit.layouts[j]!, this.localGrads[k]!)),
+          1,
+        ),
+        [-1],
+      ),
+    );
     this.ledger.hold('buckets', input);
     for (const k of unit.params) {
       this.ledger.free(this.localGrads[k]!);
       this.localGrads[k] = null;
     }
-    const pending = this.track('reduceScatter', `unit ${u} (layer ${unit.layer})`, input.size * 4, this.dist.reduceScatter(input, { op: 'sum', async: true, group: this.mesh.shard }));
+    const pending = this.track(
+      'reduceScatter',
+      `unit ${u} (layer ${unit.layer})`,
+      input.size * 4,
+      this.dist.reduceScatter(input, { op: 'sum', async: true, group: this.mesh.shard }),
+    );
     return { done: pending.done.then((t) => (this.ledger.free(input), t)) };
   }
 
   async step(): Promise<void> {
     this.steps++;
-    this.timed('optimizer', 'step', () => this.shards.forEach((shard, slot) => {
-      const grad = this.gradShards[slot];
-      if (!grad) throw new Error('fullyShard step: no reduced gradient shard (call backward outside noSync first)');
-      // Zero padding rows stay zero: their gradient is zero on every rank.
-      const out = this.optimizer.update(shard, grad, this.state[slot]!, this.steps);
-      this.ledger.free(...this.state[slot]!, grad, shard);
-      this.ledger.hold('optimizerState', ...out.state);
-      this.ledger.hold('params', out.param);
-      this.state[slot] = out.state;
-      this.shards[slot] = out.param;
-      this.gradShards[slot] = null;
-    }));
+    this.timed('optimizer', 'step', () =>
+      this.shards.forEach((shard, slot) => {
+        const grad = this.gradShards[slot];
+        if (!grad)
+          throw new Error(
+            'fullyShard step: no reduced gradient shard (call backward outside noSync first)',
+          );
+        // Zero padding rows stay zero: their gradient is zero on every rank.
+        const out = this.optimizer.update(shard, grad, this.state[slot]!, this.steps);
+        this.ledger.free(...this.state[slot]!, grad, shard);
+        this.ledger.hold('optimizerState', ...out.state);
+        this.ledger.hold('params', out.param);
+        this.state[slot] = out.state;
+        this.shards[slot] = out.param;
+        this.gradShards[slot] = null;
+      }),
+    );
   }
 
   /** Full parameters by name: an all-gather per unit over the shard group, so every rank must call it. */
@@ -256,12 +312,15 @@ export class FullyShardedDataParallel extends DataParallelBase {
     const out: Record<string, Float32Array> = {};
     for (let u = 0; u < this.units.length; u++) {
       const unit = this.units[u]!;
-      const input = tf.tidy(() => tf.concat(unit.params.map((_, j) => this.shards[this.slot(u, j)]!)));
+      const input = tf.tidy(() =>
+        tf.concat(unit.params.map((_, j) => this.shards[this.slot(u, j)]!)),
+      );
       const all = await this.dist.allGather(input, { group: this.mesh.shard });
       input.dispose();
       const params = this.unpack(u, all, unit.layouts);
       all.dispose();
-      for (let j = 0; j < params.length; j++) out[this.model.paramNames[unit.params[j]!]!] = (await params[j]!.data()) as Float32Array;
+      for (let j = 0; j < params.length; j++)
+        out[this.model.paramNames[unit.params[j]!]!] = (await params[j]!.data()) as Float32Array;
       tf.dispose(params);
     }
     return out;
@@ -277,7 +336,10 @@ export class FullyShardedDataParallel extends DataParallelBase {
  * @returns A trainer with `backward`, `step`, `trainStep`, `noSync` and `snapshot` like DDP's.
  * @example const fsdp = await fullyShard(model, { optimizer: new Adam({ lr: 0.01 }), reshardAfterForward: true });
  */
-export async function fullyShard(model: TrainableModel, opts: FullyShardOptions): Promise<FullyShardedDataParallel> {
+export async function fullyShard(
+  model: TrainableModel,
+  opts: FullyShardOptions,
+): Promise<FullyShardedDataParallel> {
   const fsdp = new FullyShardedDataParallel(model, opts);
   await fsdp.init();
   return fsdp;

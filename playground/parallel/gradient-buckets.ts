@@ -29,7 +29,10 @@ export interface BucketOptions {
  * The one rebuild after the first iteration uses `[first, cap]`, where `first` is the cap itself when
  * `bucket_cap_mb` was given.
  */
-export function bucketSizeLimits(phase: 'construction' | 'rebuild', opts: BucketOptions = {}): number[] {
+export function bucketSizeLimits(
+  phase: 'construction' | 'rebuild',
+  opts: BucketOptions = {},
+): number[] {
   const custom = opts.bucketCapMB !== undefined;
   const cap = Math.trunc((opts.bucketCapMB ?? DEFAULT_BUCKET_CAP_MB) * MiB);
   const first = custom ? cap : Math.trunc((opts.firstBucketCapMB ?? DEFAULT_FIRST_BUCKET_MB) * MiB);
@@ -43,7 +46,11 @@ export function bucketSizeLimits(phase: 'construction' | 'rebuild', opts: Bucket
  * reaches its limit (so the gradient that fills it may overshoot), then move to the next limit and
  * stay on the last one.
  */
-export function assignBuckets(paramBytes: readonly number[], order: readonly number[], limits: readonly number[]): GradientBucket[] {
+export function assignBuckets(
+  paramBytes: readonly number[],
+  order: readonly number[],
+  limits: readonly number[],
+): GradientBucket[] {
   const buckets: GradientBucket[] = [];
   let current: number[] = [];
   let bytes = 0;
@@ -65,12 +72,23 @@ export function assignBuckets(paramBytes: readonly number[], order: readonly num
  * backward roughly produces gradients last layer first. With the default `find_unused_parameters=False`
  * this is one bucket holding every parameter.
  */
-export function constructionBuckets(paramBytes: readonly number[], opts: BucketOptions = {}): GradientBucket[] {
-  return assignBuckets(paramBytes, paramBytes.map((_, i) => i), bucketSizeLimits('construction', opts)).reverse();
+export function constructionBuckets(
+  paramBytes: readonly number[],
+  opts: BucketOptions = {},
+): GradientBucket[] {
+  return assignBuckets(
+    paramBytes,
+    paramBytes.map((_, i) => i),
+    bucketSizeLimits('construction', opts),
+  ).reverse();
 }
 
 /** DDP's buckets after its one rebuild: assigned in the order gradients arrived in the first iteration. */
-export function rebuiltBuckets(paramBytes: readonly number[], arrivalOrder: readonly number[], opts: BucketOptions = {}): GradientBucket[] {
+export function rebuiltBuckets(
+  paramBytes: readonly number[],
+  arrivalOrder: readonly number[],
+  opts: BucketOptions = {},
+): GradientBucket[] {
   return assignBuckets(paramBytes, arrivalOrder, bucketSizeLimits('rebuild', opts));
 }
 
@@ -78,6 +96,13 @@ export function rebuiltBuckets(paramBytes: readonly number[], arrivalOrder: read
  * The rebuilt assignment for a model whose gradients arrive in reverse registration order (a sequential
  * model): what DDP settles on from the second iteration, and the layout ZeRO-1/2 reduce-scatter in.
  */
-export function planBuckets(paramBytes: readonly number[], opts: BucketOptions = {}): GradientBucket[] {
-  return rebuiltBuckets(paramBytes, paramBytes.map((_, i) => paramBytes.length - 1 - i), opts);
+export function planBuckets(
+  paramBytes: readonly number[],
+  opts: BucketOptions = {},
+): GradientBucket[] {
+  return rebuiltBuckets(
+    paramBytes,
+    paramBytes.map((_, i) => paramBytes.length - 1 - i),
+    opts,
+  );
 }

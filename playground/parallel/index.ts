@@ -5,7 +5,14 @@
  */
 export { Lcg } from './lcg.ts';
 export { Linear, Activation, BatchNorm1d, SyncBatchNorm, isCollectiveLayer } from './layers.ts';
-export type { Layer, CollectiveLayer, TensorSpec, ActivationName, BatchNormOptions, SavedState } from './layers.ts';
+export type {
+  Layer,
+  CollectiveLayer,
+  TensorSpec,
+  ActivationName,
+  BatchNormOptions,
+  SavedState,
+} from './layers.ts';
 export { Sequential, mlp, fromLayersModel, copyToLayersModel, toSequential } from './sequential.ts';
 export type { MlpOptions, FunctionModel, TrainableModel } from './sequential.ts';
 export { mseLoss, crossEntropyLoss } from './losses.ts';
@@ -16,7 +23,15 @@ export { SingleDeviceTrainer } from './single-device.ts';
 export { REFERENCE_MLP, referenceModel, referenceData } from './reference-mlp.ts';
 export { DistributedSampler, seededShuffle, unequalShards } from './distributed-sampler.ts';
 export type { DistributedSamplerOptions } from './distributed-sampler.ts';
-export { planBuckets, assignBuckets, bucketSizeLimits, constructionBuckets, rebuiltBuckets, DEFAULT_BUCKET_CAP_MB, DEFAULT_FIRST_BUCKET_MB } from './gradient-buckets.ts';
+export {
+  planBuckets,
+  assignBuckets,
+  bucketSizeLimits,
+  constructionBuckets,
+  rebuiltBuckets,
+  DEFAULT_BUCKET_CAP_MB,
+  DEFAULT_FIRST_BUCKET_MB,
+} from './gradient-buckets.ts';
 export type { GradientBucket, BucketOptions } from './gradient-buckets.ts';
 export { MemoryLedger, MEMORY_CATEGORIES } from './memory-ledger.ts';
 export { commBytes, commBytesSince, totalBytes } from './communication-counters.ts';
@@ -27,7 +42,11 @@ export type { DataParallelTrainer, DataParallelOptions } from './data-parallel-b
 export { DDP, DistributedDataParallel } from './ddp.ts';
 export type { DDPOptions } from './ddp.ts';
 export { ZeRO, ZeroRedundancy } from './zero.ts';
-export { ZeroRedundancyOptimizer, ZeroRedundancyOptimizerDDP, partitionParameters } from './zero-redundancy-optimizer.ts';
+export {
+  ZeroRedundancyOptimizer,
+  ZeroRedundancyOptimizerDDP,
+  partitionParameters,
+} from './zero-redundancy-optimizer.ts';
 export type { ZeroOptions, ZeroStage } from './zero.ts';
 export { fullyShard, FullyShardedDataParallel } from './fully-shard.ts';
 export type { FullyShardOptions } from './fully-shard.ts';

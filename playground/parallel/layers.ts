@@ -21,7 +21,12 @@ export interface Layer {
   /** Initial values of parameters and buffers, in declaration order, when no seed-driven fill applies. */
   defaultValue(spec: TensorSpec): Float32Array | null;
   /** Pure forward pass; differentiated with `tf.grads` for the backward pass. */
-  apply(x: tf.Tensor, params: readonly tf.Tensor[], training: boolean, buffers: readonly tf.Tensor[]): tf.Tensor;
+  apply(
+    x: tf.Tensor,
+    params: readonly tf.Tensor[],
+    training: boolean,
+    buffers: readonly tf.Tensor[],
+  ): tf.Tensor;
   /** New buffer values after a training forward on `x` (BatchNorm running statistics). */
   updatedBuffers?(x: tf.Tensor, buffers: readonly tf.Tensor[]): tf.Tensor[];
 }
@@ -31,8 +36,18 @@ export interface Layer {
  * differentiated by `tf.grads` and brings its own backward.
  */
 export interface CollectiveLayer extends Layer {
-  forwardCollective(x: tf.Tensor, params: readonly tf.Tensor[], dist: Dist, buffers: readonly tf.Tensor[]): Promise<{ y: tf.Tensor; saved: SavedState; buffers: tf.Tensor[] }>;
-  backwardCollective(dy: tf.Tensor, saved: SavedState, params: readonly tf.Tensor[], dist: Dist): Promise<{ dx: tf.Tensor; grads: tf.Tensor[] }>;
+  forwardCollective(
+    x: tf.Tensor,
+    params: readonly tf.Tensor[],
+    dist: Dist,
+    buffers: readonly tf.Tensor[],
+  ): Promise<{ y: tf.Tensor; saved: SavedState; buffers: tf.Tensor[] }>;
+  backwardCollective(
+    dy: tf.Tensor,
+    saved: SavedState,
+    params: readonly tf.Tensor[],
+    dist: Dist,
+  ): Promise<{ dx: tf.Tensor; grads: tf.Tensor[] }>;
 }
 
 export function isCollectiveLayer(layer: Layer): layer is CollectiveLayer {
@@ -50,7 +65,10 @@ export class Linear implements Layer {
   constructor(inFeatures: number, outFeatures: number) {
     this.inFeatures = inFeatures;
     this.outFeatures = outFeatures;
-    this.params = [{ name: 'weight', shape: [outFeatures, inFeatures] }, { name: 'bias', shape: [outFeatures] }];
+    this.params = [
+      { name: 'weight', shape: [outFeatures, inFeatures] },
+      { name: 'bias', shape: [outFeatures] },
+    ];
   }
 
   defaultValue(): Float32Array | null {
@@ -109,8 +127,14 @@ export class BatchNorm1d implements Layer {
     this.numFeatures = numFeatures;
     this.eps = opts.eps ?? 1e-5;
     this.momentum = opts.momentum ?? 0.1;
-    this.params = [{ name: 'weight', shape: [numFeatures] }, { name: 'bias', shape: [numFeatures] }];
-    this.buffers = [{ name: 'running_mean', shape: [numFeatures] }, { name: 'running_var', shape: [numFeatures] }];
+    this.params = [
+      { name: 'weight', shape: [numFeatures] },
+      { name: 'bias', shape: [numFeatures] },
+    ];
+    this.buffers = [
+      { name: 'running_mean', shape: [numFeatures] },
+      { name: 'running_var', shape: [numFeatures] },
+    ];
   }
 
   defaultValue(spec: TensorSpec): Float32Array | null {
@@ -118,10 +142,20 @@ export class BatchNorm1d implements Layer {
     return new Float32Array(this.numFeatures).fill(fill);
   }
 
-  apply(x: tf.Tensor, [gamma, beta]: readonly tf.Tensor[], training: boolean, [runMean, runVar]: readonly tf.Tensor[]): tf.Tensor {
+  apply(
+    x: tf.Tensor,
+    [gamma, beta]: readonly tf.Tensor[],
+    training: boolean,
+    [runMean, runVar]: readonly tf.Tensor[],
+  ): tf.Tensor {
     return tf.tidy(() => {
-      const { mean, variance } = training ? tf.moments(x, 0) : { mean: runMean!, variance: runVar! };
-      return tf.add(tf.mul(tf.div(tf.sub(x, mean), tf.sqrt(tf.add(variance, this.eps))), gamma!), beta!);
+      const { mean, variance } = training
+        ? tf.moments(x, 0)
+        : { mean: runMean!, variance: runVar! };
+      return tf.add(
+        tf.mul(tf.div(tf.sub(x, mean), tf.sqrt(tf.add(variance, this.eps))), gamma!),
+        beta!,
+      );
     });
   }
 
@@ -134,7 +168,13 @@ export class BatchNorm1d implements Layer {
 }
 
 /** PyTorch's running-statistics rule: the running variance uses the unbiased batch variance. */
-function runningUpdate([runMean, runVar]: readonly tf.Tensor[], mean: tf.Tensor, biasedVar: tf.Tensor, count: number, momentum: number): tf.Tensor[] {
+function runningUpdate(
+  [runMean, runVar]: readonly tf.Tensor[],
+  mean: tf.Tensor,
+  biasedVar: tf.Tensor,
+  count: number,
+  momentum: number,
+): tf.Tensor[] {
   const unbiased = count > 1 ? tf.mul(biasedVar, count / (count - 1)) : biasedVar;
   return [
     tf.add(tf.mul(runMean!, 1 - momentum), tf.mul(mean, momentum)),
@@ -147,7 +187,11 @@ function runningUpdate([runMean, runVar]: readonly tf.Tensor[], mean: tf.Tensor,
  * `batch_norm_reduce_statistics_kernel` (aten/src/ATen/native/cuda/Normalization.cuh, behind
  * `torch.batch_norm_gather_stats_with_counts`) does: Chan's pairwise update, ranks with count 0 skipped.
  */
-export function combineRankStats(rows: readonly Float32Array[] | readonly number[][], channels: number, eps: number): { mean: number[]; variance: number[]; count: number } {
+export function combineRankStats(
+  rows: readonly Float32Array[] | readonly number[][],
+  channels: number,
+  eps: number,
+): { mean: number[]; variance: number[]; count: number } {
   const mean = new Array<number>(channels).fill(0);
   const varN = new Array<number>(channels).fill(0);
   let n = 0;
@@ -175,21 +219,29 @@ export function combineRankStats(rows: readonly Float32Array[] | readonly number
 export class SyncBatchNorm extends BatchNorm1d implements CollectiveLayer {
   override readonly kind = 'SyncBatchNorm';
 
-  async forwardCollective(x: tf.Tensor, [gamma, beta]: readonly tf.Tensor[], dist: Dist, buffers: readonly tf.Tensor[]) {
+  async forwardCollective(
+    x: tf.Tensor,
+    [gamma, beta]: readonly tf.Tensor[],
+    dist: Dist,
+    buffers: readonly tf.Tensor[],
+  ) {
     const c = this.numFeatures;
     const rows = x.shape[0]!;
     // C, C, 1 -> 2C + 1; an empty shard still joins the all-gather, with count 0.
-    const local = rows > 0
-      ? tf.tidy(() => {
-        const { mean, variance } = tf.moments(x, 0);
-        return tf.concat([mean, tf.rsqrt(tf.add(variance, this.eps)), tf.tensor1d([rows])]);
-      })
-      : tf.zeros([2 * c + 1]);
+    const local =
+      rows > 0
+        ? tf.tidy(() => {
+            const { mean, variance } = tf.moments(x, 0);
+            return tf.concat([mean, tf.rsqrt(tf.add(variance, this.eps)), tf.tensor1d([rows])]);
+          })
+        : tf.zeros([2 * c + 1]);
     const gathered = await dist.allGather(local);
     local.dispose();
     const flat = (await gathered.data()) as Float32Array;
     gathered.dispose();
-    const perRank = Array.from({ length: flat.length / (2 * c + 1) }, (_, r) => flat.subarray(r * (2 * c + 1), (r + 1) * (2 * c + 1)));
+    const perRank = Array.from({ length: flat.length / (2 * c + 1) }, (_, r) =>
+      flat.subarray(r * (2 * c + 1), (r + 1) * (2 * c + 1)),
+    );
     const { mean: m, variance: v, count } = combineRankStats(perRank, c, this.eps);
     return tf.tidy(() => {
       const mean = tf.tensor1d(m);
@@ -202,8 +254,17 @@ export class SyncBatchNorm extends BatchNorm1d implements CollectiveLayer {
     });
   }
 
-  async backwardCollective(dy: tf.Tensor, saved: SavedState, [gamma]: readonly tf.Tensor[], dist: Dist) {
-    const { xhat, invStd, count } = saved as { xhat: tf.Tensor; invStd: tf.Tensor; count: tf.Tensor };
+  async backwardCollective(
+    dy: tf.Tensor,
+    saved: SavedState,
+    [gamma]: readonly tf.Tensor[],
+    dist: Dist,
+  ) {
+    const { xhat, invStd, count } = saved as {
+      xhat: tf.Tensor;
+      invStd: tf.Tensor;
+      count: tf.Tensor;
+    };
     const local = tf.tidy(() => tf.concat([tf.sum(dy, 0), tf.sum(tf.mul(dy, xhat), 0)]));
     const global = await dist.allReduce(local, { op: 'sum' });
     const result = tf.tidy(() => {
@@ -212,7 +273,10 @@ export class SyncBatchNorm extends BatchNorm1d implements CollectiveLayer {
       const sumDyXhat = tf.slice(global, [c], [c]);
       const n = count;
       // dx = γ/σ · (dy − (Σdy + x̂ Σdy·x̂) / N), sums over every rank's rows.
-      const dx = tf.mul(tf.mul(gamma!, invStd), tf.sub(dy, tf.div(tf.add(sumDy, tf.mul(xhat, sumDyXhat)), n)));
+      const dx = tf.mul(
+        tf.mul(gamma!, invStd),
+        tf.sub(dy, tf.div(tf.add(sumDy, tf.mul(xhat, sumDyXhat)), n)),
+      );
       // Parameter gradients stay local: the data-parallel wrapper sums them across ranks like any other.
       return { dx, grads: [tf.sum(tf.mul(dy, xhat), 0), tf.sum(dy, 0)] };
     });

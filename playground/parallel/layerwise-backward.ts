@@ -44,7 +44,13 @@ export interface LayerwiseOptions {
  * layers, so collectives launched from the hook progress while earlier layers are still computing.
  * Returns the sum of the row losses and the number of rows.
  */
-export async function forwardBackward(model: Sequential, x: tf.Tensor, target: tf.Tensor, loss: RowLoss, opts: LayerwiseOptions): Promise<{ lossSum: number; rows: number }> {
+export async function forwardBackward(
+  model: Sequential,
+  x: tf.Tensor,
+  target: tf.Tensor,
+  loss: RowLoss,
+  opts: LayerwiseOptions,
+): Promise<{ lossSum: number; rows: number }> {
   const { hooks, ledger, record } = opts;
   const now = opts.now ?? (() => performance.now());
   const inputs: tf.Tensor[] = [];
@@ -57,7 +63,8 @@ export async function forwardBackward(model: Sequential, x: tf.Tensor, target: t
     const buffers = model.layerBuffers[i]!.map((k) => model.buffers[k]!);
     let y: tf.Tensor;
     if (isCollectiveLayer(layer)) {
-      if (!opts.dist) throw new Error(`${layer.kind} needs a dist (run it under DDP, ZeRO or FSDP)`);
+      if (!opts.dist)
+        throw new Error(`${layer.kind} needs a dist (run it under DDP, ZeRO or FSDP)`);
       const out = await layer.forwardCollective(h, params, opts.dist, buffers);
       y = out.y;
       saved.push(out.saved);
@@ -76,7 +83,8 @@ export async function forwardBackward(model: Sequential, x: tf.Tensor, target: t
   const prediction = h;
   const rows = x.shape[0]!;
   const [lossValue, seed] = tf.tidy(() => {
-    const reduce = (p: tf.Tensor) => (opts.reduction === 'sum' ? tf.sum(loss(p, target)) : tf.mean(loss(p, target)));
+    const reduce = (p: tf.Tensor) =>
+      opts.reduction === 'sum' ? tf.sum(loss(p, target)) : tf.mean(loss(p, target));
     return [reduce(prediction), tf.grad(reduce)(prediction)];
   });
   const lossSum = (await lossValue.data())[0]! * (opts.reduction === 'sum' ? 1 : rows);
@@ -96,7 +104,10 @@ export async function forwardBackward(model: Sequential, x: tf.Tensor, target: t
       ({ dx, grads } = out);
     } else {
       const buffers = model.layerBuffers[i]!.map((k) => model.buffers[k]!);
-      const all = tf.grads((xi: tf.Tensor, ...p: tf.Tensor[]) => layer.apply(xi, p, true, buffers))([input, ...params], dy);
+      const all = tf.grads((xi: tf.Tensor, ...p: tf.Tensor[]) => layer.apply(xi, p, true, buffers))(
+        [input, ...params],
+        dy,
+      );
       dx = all[0]!;
       grads = all.slice(1);
     }

@@ -12,7 +12,7 @@ export class Lcg {
   /** Next value in [-1, 1). */
   next(): number {
     this.state = (Math.imul(this.state, 1664525) + 1013904223) >>> 0;
-    return (this.state >>> 8) / 16777216 * 2 - 1;
+    return ((this.state >>> 8) / 16777216) * 2 - 1;
   }
 
   /** `n` values scaled by `scale`, in generation order. */

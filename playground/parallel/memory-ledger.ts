@@ -1,9 +1,17 @@
 import type * as tf from '@tensorflow/tfjs';
 
 /** What a held tensor is for, following the ZeRO paper's split of model states plus the temporaries. */
-export type MemoryCategory = 'params' | 'grads' | 'optimizerState' | 'gathered' | 'buckets' | 'activations';
+export type MemoryCategory =
+  'params' | 'grads' | 'optimizerState' | 'gathered' | 'buckets' | 'activations';
 
-export const MEMORY_CATEGORIES: readonly MemoryCategory[] = ['params', 'grads', 'optimizerState', 'gathered', 'buckets', 'activations'];
+export const MEMORY_CATEGORIES: readonly MemoryCategory[] = [
+  'params',
+  'grads',
+  'optimizerState',
+  'gathered',
+  'buckets',
+  'activations',
+];
 
 export type MemoryBreakdown = Record<MemoryCategory, number>;
 
@@ -17,7 +25,13 @@ export interface MemorySnapshot {
   total: number;
 }
 
-const BYTES_PER_ELEMENT: Record<string, number> = { float32: 4, int32: 4, bool: 1, complex64: 8, string: 0 };
+const BYTES_PER_ELEMENT: Record<string, number> = {
+  float32: 4,
+  int32: 4,
+  bool: 1,
+  complex64: 8,
+  string: 0,
+};
 
 function zeroBreakdown(): MemoryBreakdown {
   return { params: 0, grads: 0, optimizerState: 0, gathered: 0, buckets: 0, activations: 0 };
@@ -36,7 +50,10 @@ export class MemoryLedger {
   /** Start counting `tensors` under `category`; holding the same tensor twice is an error. */
   hold(category: MemoryCategory, ...tensors: tf.Tensor[]): void {
     for (const t of tensors) {
-      if (this.live.has(t.id)) throw new Error(`MemoryLedger: tensor ${t.id} is already held as ${this.live.get(t.id)!.category}`);
+      if (this.live.has(t.id))
+        throw new Error(
+          `MemoryLedger: tensor ${t.id} is already held as ${this.live.get(t.id)!.category}`,
+        );
       const bytes = t.size * (BYTES_PER_ELEMENT[t.dtype] ?? 4);
       this.live.set(t.id, { category, bytes });
       this.current[category] += bytes;
@@ -66,7 +83,12 @@ export class MemoryLedger {
 
   snapshot(): MemorySnapshot {
     const current = { ...this.current };
-    return { current, peak: this.peakTotal, peakByCategory: { ...this.peaks }, total: sum(current) };
+    return {
+      current,
+      peak: this.peakTotal,
+      peakByCategory: { ...this.peaks },
+      total: sum(current),
+    };
   }
 
   resetPeak(): void {

@@ -12,7 +12,12 @@ export interface ElementwiseOptimizer {
    * One update at step `step` (1-based). Returns the new parameter and new state; the caller
    * disposes the old ones.
    */
-  update(param: tf.Tensor, grad: tf.Tensor, state: readonly tf.Tensor[], step: number): { param: tf.Tensor; state: tf.Tensor[] };
+  update(
+    param: tf.Tensor,
+    grad: tf.Tensor,
+    state: readonly tf.Tensor[],
+    step: number,
+  ): { param: tf.Tensor; state: tf.Tensor[] };
 }
 
 /** Plain or momentum SGD, PyTorch's `torch.optim.SGD` (no dampening, no Nesterov). */
@@ -64,6 +69,9 @@ export class Adam implements ElementwiseOptimizer {
 }
 
 /** Zero-filled state tensors for `optimizer` over a tensor of `shape`. */
-export function initialState(optimizer: ElementwiseOptimizer, shape: readonly number[]): tf.Tensor[] {
+export function initialState(
+  optimizer: ElementwiseOptimizer,
+  shape: readonly number[],
+): tf.Tensor[] {
   return Array.from({ length: optimizer.stateSlots }, () => tf.zeros([...shape]));
 }

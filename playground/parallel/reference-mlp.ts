@@ -17,20 +17,38 @@ export const REFERENCE_MLP = {
 
 /** The reference model with its fixed initial weights (optionally with BatchNorm after the hidden layer). */
 export function referenceModel(opts: Pick<MlpOptions, 'batchNorm'> = {}): Sequential {
-  return mlp(REFERENCE_MLP.sizes, { activation: 'tanh', seed: REFERENCE_MLP.paramSeed, scale: 0.5, ...opts });
+  return mlp(REFERENCE_MLP.sizes, {
+    activation: 'tanh',
+    seed: REFERENCE_MLP.paramSeed,
+    scale: 0.5,
+    ...opts,
+  });
 }
 
 /** The reference data set: inputs `[rows, 4]` then targets `[rows, 3]`, from the LCG in that order. */
-export function referenceData(rows: number = REFERENCE_MLP.rows): { x: tf.Tensor2D; y: tf.Tensor2D } {
+export function referenceData(rows: number = REFERENCE_MLP.rows): {
+  x: tf.Tensor2D;
+  y: tf.Tensor2D;
+} {
   const rng = new Lcg(REFERENCE_MLP.dataSeed);
   const [din, , dout] = REFERENCE_MLP.sizes;
   const xs = rng.fill(REFERENCE_MLP.rows * din);
   const ys = rng.fill(REFERENCE_MLP.rows * dout);
-  if (rows <= REFERENCE_MLP.rows) return { x: tf.tensor2d(xs.slice(0, rows * din), [rows, din]), y: tf.tensor2d(ys.slice(0, rows * dout), [rows, dout]) };
+  if (rows <= REFERENCE_MLP.rows)
+    return {
+      x: tf.tensor2d(xs.slice(0, rows * din), [rows, din]),
+      y: tf.tensor2d(ys.slice(0, rows * dout), [rows, dout]),
+    };
   // More rows than the twin uses: keep drawing from the same generator.
   const more = new Lcg(REFERENCE_MLP.dataSeed + 1);
   return {
-    x: tf.tensor2d(Float32Array.from([...xs, ...more.fill((rows - REFERENCE_MLP.rows) * din)]), [rows, din]),
-    y: tf.tensor2d(Float32Array.from([...ys, ...more.fill((rows - REFERENCE_MLP.rows) * dout)]), [rows, dout]),
+    x: tf.tensor2d(Float32Array.from([...xs, ...more.fill((rows - REFERENCE_MLP.rows) * din)]), [
+      rows,
+      din,
+    ]),
+    y: tf.tensor2d(Float32Array.from([...ys, ...more.fill((rows - REFERENCE_MLP.rows) * dout)]), [
+      rows,
+      dout,
+    ]),
   };
 }

@@ -1,6 +1,14 @@
 import * as tf from '@tensorflow/tfjs';
 import { Lcg } from './lcg.ts';
-import { Activation, BatchNorm1d, Linear, SyncBatchNorm, type ActivationName, type Layer, type TensorSpec } from './layers.ts';
+import {
+  Activation,
+  BatchNorm1d,
+  Linear,
+  SyncBatchNorm,
+  type ActivationName,
+  type Layer,
+  type TensorSpec,
+} from './layers.ts';
 
 /**
  * A stack of layers with its parameters and buffers registered in PyTorch's order
@@ -22,19 +30,24 @@ export class Sequential {
     this.layers = layers;
     const rng = opts.seed === undefined ? null : new Lcg(opts.seed);
     layers.forEach((layer, i) => {
-      this.layerParams.push(layer.params.map((spec) => {
-        const n = spec.shape.reduce((a, b) => a * b, 1);
-        const fixed = layer.defaultValue(spec);
-        const values = fixed ?? (rng ? rng.fill(n, opts.scale ?? 0.5) : glorotLike(n, spec.shape));
-        this.params.push(ownedVariable(values, spec.shape, true));
-        this.paramNames.push(`${i}.${spec.name}`);
-        return this.params.length - 1;
-      }));
-      this.layerBuffers.push(layer.buffers.map((spec) => {
-        this.buffers.push(ownedVariable(layer.defaultValue(spec)!, spec.shape, false));
-        this.bufferNames.push(`${i}.${spec.name}`);
-        return this.buffers.length - 1;
-      }));
+      this.layerParams.push(
+        layer.params.map((spec) => {
+          const n = spec.shape.reduce((a, b) => a * b, 1);
+          const fixed = layer.defaultValue(spec);
+          const values =
+            fixed ?? (rng ? rng.fill(n, opts.scale ?? 0.5) : glorotLike(n, spec.shape));
+          this.params.push(ownedVariable(values, spec.shape, true));
+          this.paramNames.push(`${i}.${spec.name}`);
+          return this.params.length - 1;
+        }),
+      );
+      this.layerBuffers.push(
+        layer.buffers.map((spec) => {
+          this.buffers.push(ownedVariable(layer.defaultValue(spec)!, spec.shape, false));
+          this.bufferNames.push(`${i}.${spec.name}`);
+          return this.buffers.length - 1;
+        }),
+      );
     });
   }
 
@@ -62,7 +75,8 @@ export class Sequential {
   /** Copies of every parameter as flat arrays, keyed by PyTorch-style name. */
   async snapshot(): Promise<Record<string, Float32Array>> {
     const out: Record<string, Float32Array> = {};
-    for (let i = 0; i < this.params.length; i++) out[this.paramNames[i]!] = (await this.params[i]!.data()) as Float32Array;
+    for (let i = 0; i < this.params.length; i++)
+      out[this.paramNames[i]!] = (await this.params[i]!.data()) as Float32Array;
     return out;
   }
 
@@ -72,7 +86,11 @@ export class Sequential {
 }
 
 /** A variable that is the only owner of its data, so disposing it (ZeRO-3) really frees the memory. */
-function ownedVariable(values: Float32Array, shape: readonly number[], trainable: boolean): tf.Variable {
+function ownedVariable(
+  values: Float32Array,
+  shape: readonly number[],
+  trainable: boolean,
+): tf.Variable {
   const initial = tf.tensor(values, [...shape], 'float32');
   const v = tf.variable(initial, trainable);
   initial.dispose();
@@ -122,7 +140,8 @@ export function fromLayersModel(model: tf.LayersModel): Sequential {
   for (const layer of model.layers) {
     const config = layer.getConfig();
     if (layer.getClassName() === 'InputLayer') continue;
-    if (layer.getClassName() !== 'Dense') throw new Error(`fromLayersModel: unsupported layer ${layer.getClassName()} (Dense only)`);
+    if (layer.getClassName() !== 'Dense')
+      throw new Error(`fromLayersModel: unsupported layer ${layer.getClassName()} (Dense only)`);
     const [kernel, bias] = layer.getWeights();
     if (!kernel || !bias) throw new Error(`fromLayersModel: ${layer.name} needs a bias`);
     layers.push(new Linear(kernel.shape[0]!, kernel.shape[1]!));

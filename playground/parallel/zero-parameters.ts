@@ -12,7 +12,12 @@ export interface ZeroContext {
   readonly model: Sequential;
   readonly dist: Dist;
   readonly ledger: MemoryLedger;
-  track(kind: TimelineSpan['kind'], label: string, bytes: number, work: Work<tf.Tensor>): PendingCollective;
+  track(
+    kind: TimelineSpan['kind'],
+    label: string,
+    bytes: number,
+    work: Work<tf.Tensor>,
+  ): PendingCollective;
 }
 
 /**
@@ -45,21 +50,49 @@ export function replicatedParameters(ctx: ZeroContext, buckets: BucketOptions): 
   const { model, dist, ledger } = ctx;
   const sizes = model.params.map((p) => p.size);
   const shapes = shapesOf(model);
-  const groups = planBuckets(sizes.map((n) => n * 4), buckets).map((b) => flatGroup(b.params, b.params.map((k) => sizes[k]!), dist.worldSize));
+  const groups = planBuckets(
+    sizes.map((n) => n * 4),
+    buckets,
+  ).map((b) =>
+    flatGroup(
+      b.params,
+      b.params.map((k) => sizes[k]!),
+      dist.worldSize,
+    ),
+  );
   return {
     groups,
     init: () => ledger.hold('params', ...model.params),
     paramsFor: async (layer) => model.layerParams[layer]!.map((k) => model.params[k]!),
     release: () => {},
-    ownSlice: (i) => tf.tidy(() => ownChunk(groups[i]!, flattenPadded(groups[i]!, groups[i]!.params.map((k) => model.params[k]!)), dist.rank)),
+    ownSlice: (i) =>
+      tf.tidy(() =>
+        ownChunk(
+          groups[i]!,
+          flattenPadded(
+            groups[i]!,
+            groups[i]!.params.map((k) => model.params[k]!),
+          ),
+          dist.rank,
+        ),
+      ),
     updated(i, slice) {
       ledger.hold('gathered', slice);
-      const pending = ctx.track('allGather', `params ${i}`, groups[i]!.chunk * 4, dist.allGather(slice, { async: true }));
+      const pending = ctx.track(
+        'allGather',
+        `params ${i}`,
+        groups[i]!.chunk * 4,
+        dist.allGather(slice, { async: true }),
+      );
       return { done: pending.done.then((t) => (ledger.free(slice), t)) };
     },
     finish(i, gathered) {
       const group = groups[i]!;
-      const values = unflatten(group, gathered, group.params.map((k) => shapes[k]!));
+      const values = unflatten(
+        group,
+        gathered,
+        group.params.map((k) => shapes[k]!),
+      );
       gathered.dispose();
       group.params.forEach((k, j) => model.params[k]!.assign(values[j]!));
       tf.dispose(values);
@@ -73,12 +106,24 @@ export function shardedParameters(ctx: ZeroContext): ZeroParameters {
   const { model, dist, ledger } = ctx;
   const sizes = model.params.map((p) => p.size);
   const shapes = shapesOf(model);
-  const groups = model.layerParams.filter((ps) => ps.length).map((ps) => flatGroup(ps, ps.map((k) => sizes[k]!), dist.worldSize));
+  const groups = model.layerParams
+    .filter((ps) => ps.length)
+    .map((ps) =>
+      flatGroup(
+        ps,
+        ps.map((k) => sizes[k]!),
+        dist.worldSize,
+      ),
+    );
   let g = 0;
   const layerGroup = model.layerParams.map((ps) => (ps.length ? g++ : null));
   const shards: tf.Tensor[] = [];
   const gatherAll = async (i: number, gathered: tf.Tensor) => {
-    const values = unflatten(groups[i]!, gathered, groups[i]!.params.map((k) => shapes[k]!));
+    const values = unflatten(
+      groups[i]!,
+      gathered,
+      groups[i]!.params.map((k) => shapes[k]!),
+    );
     gathered.dispose();
     return values;
   };
@@ -86,7 +131,10 @@ export function shardedParameters(ctx: ZeroContext): ZeroParameters {
     groups,
     init() {
       groups.forEach((group) => {
-        const flat = flattenPadded(group, group.params.map((k) => model.params[k]!));
+        const flat = flattenPadded(
+          group,
+          group.params.map((k) => model.params[k]!),
+        );
         shards.push(ownChunk(group, flat, dist.rank));
         flat.dispose();
       });
@@ -96,7 +144,12 @@ export function shardedParameters(ctx: ZeroContext): ZeroParameters {
     async paramsFor(layer, phase) {
       const i = layerGroup[layer];
       if (i === null || i === undefined) return [];
-      const pending = ctx.track('allGather', `${phase} layer ${layer}`, groups[i]!.chunk * 4, dist.allGather(shards[i]!, { async: true }));
+      const pending = ctx.track(
+        'allGather',
+        `${phase} layer ${layer}`,
+        groups[i]!.chunk * 4,
+        dist.allGather(shards[i]!, { async: true }),
+      );
       const params = await gatherAll(i, await pending.done);
       ledger.hold('gathered', ...params);
       return params;
@@ -116,7 +169,8 @@ export function shardedParameters(ctx: ZeroContext): ZeroParameters {
       const out: Record<string, Float32Array> = {};
       for (let i = 0; i < groups.length; i++) {
         const values = await gatherAll(i, await dist.allGather(shards[i]!));
-        for (let j = 0; j < values.length; j++) out[model.paramNames[groups[i]!.params[j]!]!] = (await values[j]!.data()) as Float32Array;
+        for (let j = 0; j < values.length; j++)
+          out[model.paramNames[groups[i]!.params[j]!]!] = (await values[j]!.data()) as Float32Array;
         tf.dispose(values);
       }
       return out;

@@ -28,7 +28,10 @@ export function partitionParameters(sizes: readonly number[], worldSize: number)
 export class ZeroRedundancyOptimizerDDP extends DistributedDataParallel {
   /** Per rank, the indices of the parameters whose optimizer state and update it owns. */
   get partition(): readonly (readonly number[])[] {
-    return partitionParameters(this.model.params.map((p) => p.size), this.dist.worldSize);
+    return partitionParameters(
+      this.model.params.map((p) => p.size),
+      this.dist.worldSize,
+    );
   }
 
   protected override keepsStateOf(k: number): boolean {
@@ -38,10 +41,20 @@ export class ZeroRedundancyOptimizerDDP extends DistributedDataParallel {
   override async step(): Promise<void> {
     await super.step();
     // `_sync_params`: rank r broadcasts each parameter it owns, ranks in order, parameters in partition order.
-    const pending = this.partition.flatMap((owned, src) => owned.map((k) => {
-      const p = this.model.params[k]!;
-      return { p, span: this.track('broadcast', `param ${this.model.paramNames[k]} from rank ${src}`, p.size * 4, this.dist.broadcast(p, { src, async: true })) };
-    }));
+    const pending = this.partition.flatMap((owned, src) =>
+      owned.map((k) => {
+        const p = this.model.params[k]!;
+        return {
+          p,
+          span: this.track(
+            'broadcast',
+            `param ${this.model.paramNames[k]} from rank ${src}`,
+            p.size * 4,
+            this.dist.broadcast(p, { src, async: true }),
+          ),
+        };
+      }),
+    );
     for (const { p, span } of pending) {
       const t = await span.done;
       p.assign(t);
@@ -58,7 +71,10 @@ export class ZeroRedundancyOptimizerDDP extends DistributedDataParallel {
  * @returns A trainer whose `step()` updates this rank's parameters and broadcasts them to the others.
  * @example const zero = await ZeroRedundancyOptimizer(model, { optimizer: new Adam({ lr: 0.01 }) });
  */
-export async function ZeroRedundancyOptimizer(model: TrainableModel, opts: DDPOptions): Promise<ZeroRedundancyOptimizerDDP> {
+export async function ZeroRedundancyOptimizer(
+  model: TrainableModel,
+  opts: DDPOptions,
+): Promise<ZeroRedundancyOptimizerDDP> {
   const trainer = new ZeroRedundancyOptimizerDDP(model, opts);
   await trainer.broadcastFromRankZero();
   return trainer;

@@ -1,6 +1,10 @@
 import * as tf from '@tensorflow/tfjs';
 import { broadcastFromRankZero } from './broadcast-from-rank-zero.ts';
-import { DataParallelBase, type DataParallelOptions, type PendingCollective } from './data-parallel-base.ts';
+import {
+  DataParallelBase,
+  type DataParallelOptions,
+  type PendingCollective,
+} from './data-parallel-base.ts';
 import { flattenPadded, type FlatGroup } from './flat-shards.ts';
 import type { LayerHooks } from './layerwise-backward.ts';
 import { mseLoss, type RowLoss } from './losses.ts';
@@ -40,8 +44,19 @@ export class ZeroRedundancy extends DataParallelBase {
   constructor(model: TrainableModel, opts: ZeroOptions) {
     super(toSequential(model), resolveDist(opts.dist), opts);
     this.stage = opts.stage;
-    const ctx = { model: this.model, dist: this.dist, ledger: this.ledger, track: this.track.bind(this) };
-    this.parameters = this.stage === 3 ? shardedParameters(ctx) : replicatedParameters(ctx, { bucketCapMB: opts.bucketCapMB, firstBucketCapMB: opts.firstBucketCapMB });
+    const ctx = {
+      model: this.model,
+      dist: this.dist,
+      ledger: this.ledger,
+      track: this.track.bind(this),
+    };
+    this.parameters =
+      this.stage === 3
+        ? shardedParameters(ctx)
+        : replicatedParameters(ctx, {
+            bucketCapMB: opts.bucketCapMB,
+            firstBucketCapMB: opts.firstBucketCapMB,
+          });
     this.shardGradientsEarly = this.stage > 1;
     this.groups = this.parameters.groups;
     this.gradShards = this.groups.map(() => null);
@@ -61,7 +76,8 @@ export class ZeroRedundancy extends DataParallelBase {
     const ready = new Set<number>();
     const launchReady = () => {
       this.groups.forEach((g, i) => {
-        if (!launched[i] && g.params.every((k) => ready.has(k))) launched[i] = this.launchReduceScatter(i);
+        if (!launched[i] && g.params.every((k) => ready.has(k)))
+          launched[i] = this.launchReduceScatter(i);
       });
     };
     const hooks: LayerHooks = {
@@ -90,31 +106,44 @@ export class ZeroRedundancy extends DataParallelBase {
   /** Flatten a group's accumulated gradients, free them, and start the reduce-scatter (sum). */
   private launchReduceScatter(i: number): PendingCollective {
     const group = this.groups[i]!;
-    const flat = flattenPadded(group, group.params.map((k) => this.localGrads[k]!));
+    const flat = flattenPadded(
+      group,
+      group.params.map((k) => this.localGrads[k]!),
+    );
     this.ledger.hold('buckets', flat);
     for (const k of group.params) {
       this.ledger.free(this.localGrads[k]!);
       this.localGrads[k] = null;
     }
-    const pending = this.track('reduceScatter', `group ${i}`, flat.size * 4, this.dist.reduceScatter(flat, { op: 'sum', async: true }));
+    const pending = this.track(
+      'reduceScatter',
+      `group ${i}`,
+      flat.size * 4,
+      this.dist.reduceScatter(flat, { op: 'sum', async: true }),
+    );
     return { done: pending.done.then((t) => (this.ledger.free(flat), t)) };
   }
 
   async step(): Promise<void> {
     this.steps++;
     // The update is compute (one span); the parameter all-gathers it launches are tracked on their own.
-    const spreads = this.timed('optimizer', 'step', () => this.groups.map((_, i) => {
-      const grad = this.gradShards[i];
-      if (!grad) throw new Error('ZeRO.step: no synchronized gradient shard (call backward outside noSync first)');
-      const own = this.parameters.ownSlice(i);
-      const out = this.optimizer.update(own, grad, this.state[i]!, this.steps);
-      own.dispose();
-      this.ledger.free(...this.state[i]!, grad);
-      this.ledger.hold('optimizerState', ...out.state);
-      this.state[i] = out.state;
-      this.gradShards[i] = null;
-      return this.parameters.updated(i, out.param);
-    }));
+    const spreads = this.timed('optimizer', 'step', () =>
+      this.groups.map((_, i) => {
+        const grad = this.gradShards[i];
+        if (!grad)
+          throw new Error(
+            'ZeRO.step: no synchronized gradient shard (call backward outside noSync first)',
+          );
+        const own = this.parameters.ownSlice(i);
+        const out = this.optimizer.update(own, grad, this.state[i]!, this.steps);
+        own.dispose();
+        this.ledger.free(...this.state[i]!, grad);
+        this.ledger.hold('optimizerState', ...out.state);
+        this.state[i] = out.state;
+        this.gradShards[i] = null;
+        return this.parameters.updated(i, out.param);
+      }),
+    );
     for (let i = 0; i < this.groups.length; i++) {
       if (spreads[i]) this.parameters.finish(i, await spreads[i]!.done);
     }

@@ -1,4 +1,10 @@
-import { BACKENDS, BACKEND_CHOICES, listWords, type Backend, type BackendChoice } from '../contract/protocol.ts';
+import {
+  BACKENDS,
+  BACKEND_CHOICES,
+  listWords,
+  type Backend,
+  type BackendChoice,
+} from '../contract/protocol.ts';
 
 type Tf = typeof import('@tensorflow/tfjs');
 
@@ -11,7 +17,11 @@ const ORDER: readonly Backend[] = BACKENDS;
  * Tries the backends in the book's order (WebGPU, WASM, CPU), starting at the forced one if any,
  * and says why each earlier one was skipped.
  */
-export async function selectBackend(tf: Tf, choice: BackendChoice, attempts: Record<Backend, BackendAttempt>): Promise<{ backend: Backend; reason?: string }> {
+export async function selectBackend(
+  tf: Tf,
+  choice: BackendChoice,
+  attempts: Record<Backend, BackendAttempt>,
+): Promise<{ backend: Backend; reason?: string }> {
   const from = choice === 'auto' ? 0 : ORDER.indexOf(choice);
   if (from < 0) throw new Error(`unknown backend '${choice}': use ${listWords(BACKEND_CHOICES)}`);
   const skipped: string[] = [];

@@ -28,11 +28,17 @@ export function compileProgram(source: string, checks?: string): string {
   const full = checks ? `${source}\n;\n${checks}` : source;
   let code: string;
   try {
-    code = transform(full, { transforms: ['typescript', 'imports'], production: true, filePath: PROGRAM_URL }).code;
+    code = transform(full, {
+      transforms: ['typescript', 'imports'],
+      production: true,
+      filePath: PROGRAM_URL,
+    }).code;
   } catch (e) {
     const err = e as Error & { loc?: { line: number; column: number } };
     // Sucrase reports "Error transforming <file>: <message> (line:column)", both 1-based.
-    const message = err.message.replace(/^Error transforming [^:]*:\s*/, '').replace(/\s*\(\d+:\d+\)\s*$/, '');
+    const message = err.message
+      .replace(/^Error transforming [^:]*:\s*/, '')
+      .replace(/\s*\(\d+:\d+\)\s*$/, '');
     throw new CompileError(`Syntax error: ${message}`, err.loc?.line, err.loc?.column);
   }
   const allowed = ALLOWED_IMPORTS.map((s) => `'${s}'`).join(' and ');
@@ -40,19 +46,31 @@ export function compileProgram(source: string, checks?: string): string {
     if (spec !== null && (ALLOWED_IMPORTS as readonly string[]).includes(spec)) continue;
     const where = line > source.split('\n').length ? ' (in the exercise checks)' : '';
     const what = spec === null ? 'import() with a computed name' : `import '${spec}'`;
-    throw new CompileError(`Cannot ${what}${where}: a playground program can import only ${allowed}`, line, column);
+    throw new CompileError(
+      `Cannot ${what}${where}: a playground program can import only ${allowed}`,
+      line,
+      column,
+    );
   }
   return `export default async function (require, exports, module) {${code}\n}\n//# sourceURL=${PROGRAM_URL}`;
 }
 
-type ProgramFunction = (require: (spec: string) => unknown, exports: object, module: { exports: object }) => Promise<void>;
+type ProgramFunction = (
+  require: (spec: string) => unknown,
+  exports: object,
+  module: { exports: object },
+) => Promise<void>;
 
 /**
  * Loads the compiled program as a module: a blob: URL in a browser worker, a data: URL in Node.
  * Importing a module needs no 'unsafe-eval', so the site's CSP can refuse eval and new Function.
  */
 export async function loadProgram(moduleText: string): Promise<ProgramFunction> {
-  if (typeof Blob !== 'undefined' && typeof URL.createObjectURL === 'function' && !(globalThis as { process?: unknown }).process) {
+  if (
+    typeof Blob !== 'undefined' &&
+    typeof URL.createObjectURL === 'function' &&
+    !(globalThis as { process?: unknown }).process
+  ) {
     const url = URL.createObjectURL(new Blob([moduleText], { type: 'text/javascript' }));
     try {
       return ((await import(/* @vite-ignore */ url)) as { default: ProgramFunction }).default;

@@ -2,12 +2,13 @@ import type * as tfNamespace from '@tensorflow/tfjs';
 
 const MAX_ELEMENTS = 64;
 
-const fmtNumber = (v: number): string => (Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(6))));
+const fmtNumber = (v: number): string =>
+  Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(6)));
 
 /** A tensor as a reader wants to see it: values (read with `await t.data()`, never dataSync), shape and dtype. */
 async function formatTensor(t: tfNamespace.Tensor): Promise<string> {
   if (t.isDisposed) return `Tensor(disposed)`;
-  const values = Array.from(await t.data() as ArrayLike<number>);
+  const values = Array.from((await t.data()) as ArrayLike<number>);
   const shown = values.slice(0, MAX_ELEMENTS).map(fmtNumber);
   const more = values.length > MAX_ELEMENTS ? `, … ${values.length - MAX_ELEMENTS} more` : '';
   return `Tensor [${shown.join(', ')}${more}] shape=[${t.shape.join(',')}] ${t.dtype}`;
@@ -28,8 +29,11 @@ function formatPlain(v: unknown, seen: Set<unknown>, depth: number): string {
     return `${v.constructor.name}(${arr.length}) [${arr.slice(0, MAX_ELEMENTS).map(fmtNumber).join(', ')}${arr.length > MAX_ELEMENTS ? ', …' : ''}]`;
   }
   if (Array.isArray(v)) return `[${v.map((x) => formatPlain(x, seen, depth + 1)).join(', ')}]`;
-  if (v instanceof Map) return `Map(${v.size}) {${[...v].map(([k, x]) => `${formatPlain(k, seen, depth + 1)} => ${formatPlain(x, seen, depth + 1)}`).join(', ')}}`;
-  const entries = Object.entries(v as object).map(([k, x]) => `${k}: ${formatPlain(x, seen, depth + 1)}`);
+  if (v instanceof Map)
+    return `Map(${v.size}) {${[...v].map(([k, x]) => `${formatPlain(k, seen, depth + 1)} => ${formatPlain(x, seen, depth + 1)}`).join(', ')}}`;
+  const entries = Object.entries(v as object).map(
+    ([k, x]) => `${k}: ${formatPlain(x, seen, depth + 1)}`,
+  );
   return `{ ${entries.join(', ')} }`;
 }
 
@@ -49,13 +53,15 @@ export function captureLogArgs(args: unknown[], tf: typeof tfNamespace): unknown
 
 /** Formats console arguments (as returned by captureLogArgs) the way a terminal would, with tensors shown by value; frees the clones. */
 export async function formatLogArgs(args: unknown[], tf: typeof tfNamespace): Promise<string> {
-  const parts = await Promise.all(args.map(async (a) => {
-    if (!(a instanceof tf.Tensor)) return formatPlain(a, new Set(), 0);
-    try {
-      return await formatTensor(a);
-    } finally {
-      a.dispose();
-    }
-  }));
+  const parts = await Promise.all(
+    args.map(async (a) => {
+      if (!(a instanceof tf.Tensor)) return formatPlain(a, new Set(), 0);
+      try {
+        return await formatTensor(a);
+      } finally {
+        a.dispose();
+      }
+    }),
+  );
   return parts.join(' ');
 }

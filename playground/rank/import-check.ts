@@ -25,7 +25,8 @@ export function findImports(source: string): ImportSite[] {
   const { tokens } = parse(source, false, true, false);
   const text = (i: number) => source.slice(tokens[i]!.start + 1, tokens[i]!.end - 1);
   const sites: ImportSite[] = [];
-  const site = (spec: string | null, at: number) => sites.push({ spec, ...position(source, tokens[at]!.start) });
+  const site = (spec: string | null, at: number) =>
+    sites.push({ spec, ...position(source, tokens[at]!.start) });
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
     const next = tokens[i + 1];
@@ -34,7 +35,12 @@ export function findImports(source: string): ImportSite[] {
     else if (t.type === tt._import && next?.type === tt.parenL) {
       const literal = tokens[i + 2]?.type === tt.string && tokens[i + 3]?.type === tt.parenR;
       site(literal ? text(i + 2) : null, i);
-    } else if (t.type === tt.name && t.contextualKeyword === ContextualKeyword._from && next?.type === tt.string && inModuleStatement(i)) {
+    } else if (
+      t.type === tt.name &&
+      t.contextualKeyword === ContextualKeyword._from &&
+      next?.type === tt.string &&
+      inModuleStatement(i)
+    ) {
       site(text(i + 1), i + 1);
     }
   }

@@ -5,10 +5,34 @@
  * and Error.prototype stay open: freezing them makes ordinary assignments like `err.name = …` throw.
  */
 const GLOBAL_NAMES = [
-  'Atomics', 'Reflect', 'JSON', 'Math', 'Array', 'Map', 'Set', 'WeakMap', 'WeakSet', 'Promise', 'ArrayBuffer',
-  'SharedArrayBuffer', 'DataView', 'WebAssembly', 'Int8Array', 'Uint8Array', 'Uint8ClampedArray', 'Int16Array',
-  'Uint16Array', 'Int32Array', 'Uint32Array', 'Float32Array', 'Float64Array', 'BigInt64Array', 'BigUint64Array',
-  'TextEncoder', 'TextDecoder', 'structuredClone',
+  'Atomics',
+  'Reflect',
+  'JSON',
+  'Math',
+  'Array',
+  'Map',
+  'Set',
+  'WeakMap',
+  'WeakSet',
+  'Promise',
+  'ArrayBuffer',
+  'SharedArrayBuffer',
+  'DataView',
+  'WebAssembly',
+  'Int8Array',
+  'Uint8Array',
+  'Uint8ClampedArray',
+  'Int16Array',
+  'Uint16Array',
+  'Int32Array',
+  'Uint32Array',
+  'Float32Array',
+  'Float64Array',
+  'BigInt64Array',
+  'BigUint64Array',
+  'TextEncoder',
+  'TextDecoder',
+  'structuredClone',
 ] as const;
 
 function freezeWithPrototype(value: unknown): void {
@@ -28,7 +52,13 @@ export function lockIntrinsics(): void {
   for (const name of GLOBAL_NAMES) {
     freezeWithPrototype(g[name]);
     const d = Object.getOwnPropertyDescriptor(globalThis, name);
-    if (d?.configurable) Object.defineProperty(globalThis, name, { value: g[name], writable: false, configurable: false, enumerable: d.enumerable ?? false });
+    if (d?.configurable)
+      Object.defineProperty(globalThis, name, {
+        value: g[name],
+        writable: false,
+        configurable: false,
+        enumerable: d.enumerable ?? false,
+      });
   }
   freezeWithPrototype(Object.getPrototypeOf(Int32Array)); // %TypedArray%
   const wasm = g.WebAssembly as Record<string, unknown> | undefined;
@@ -36,6 +66,13 @@ export function lockIntrinsics(): void {
   // Iteration protocols the runtime's loops use (for…of over arrays, maps and generators).
   const arrayIterator = Object.getPrototypeOf([][Symbol.iterator]());
   const generator = Object.getPrototypeOf(function* () {}).prototype;
-  for (const p of [arrayIterator, Object.getPrototypeOf(arrayIterator), Object.getPrototypeOf(new Map().entries()), generator, Object.getPrototypeOf(function* () {})]) Object.freeze(p);
+  for (const p of [
+    arrayIterator,
+    Object.getPrototypeOf(arrayIterator),
+    Object.getPrototypeOf(new Map().entries()),
+    generator,
+    Object.getPrototypeOf(function* () {}),
+  ])
+    Object.freeze(p);
   Object.freeze(Function.prototype);
 }

@@ -40,7 +40,10 @@ export class LogPacer {
     }
     if (!this.flushQueued) {
       this.flushQueued = true;
-      setTimeout(() => { this.flushQueued = false; this.flush(); }, 0);
+      setTimeout(() => {
+        this.flushQueued = false;
+        this.flush();
+      }, 0);
     }
   }
 
@@ -62,7 +65,8 @@ export class LogPacer {
 }
 
 /** The page's side: two slots per rank. */
-export const createLogCounters = (worldSize: number) => new Int32Array(new SharedArrayBuffer(8 * worldSize));
+export const createLogCounters = (worldSize: number) =>
+  new Int32Array(new SharedArrayBuffer(8 * worldSize));
 
 /** The page took one log message from `rank`: let it post another, waking it only if it waits. */
 export function logMessageTaken(counters: Int32Array, rank: number): void {

@@ -4,7 +4,9 @@ const MIN_RANK_BUDGET_BYTES = 128 * 2 ** 20;
 
 /** Each rank's share of the run's budget (of the default one, at least 128 MiB). */
 export const tensorBudgetPerRank = (worldSize: number, runBudget?: number) =>
-  runBudget === undefined ? Math.max(MIN_RANK_BUDGET_BYTES, Math.floor(RUN_TENSOR_BUDGET_BYTES / worldSize)) : Math.floor(runBudget / worldSize);
+  runBudget === undefined
+    ? Math.max(MIN_RANK_BUDGET_BYTES, Math.floor(RUN_TENSOR_BUDGET_BYTES / worldSize))
+    : Math.floor(runBudget / worldSize);
 
 export class MemoryBudgetError extends Error {
   constructor(message: string) {
@@ -15,21 +17,32 @@ export class MemoryBudgetError extends Error {
 
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
 
-type TrackingEngine = { state: { numBytes: number }; trackTensor(t: { size: number; dtype: string }, backend: unknown): void };
+type TrackingEngine = {
+  state: { numBytes: number };
+  trackTensor(t: { size: number; dtype: string }, backend: unknown): void;
+};
 
 /**
  * Refuses any new tensor that would take this rank past `budget` bytes of tensors, so a program
  * that forgets to dispose fails with a clear message instead of taking the browser's memory.
  * `onExceeded` runs once, before the first refusal is thrown (so a `catch` in the program cannot hide it).
  */
-export function enforceTensorBudget(tf: typeof import('@tensorflow/tfjs'), rank: number, budget: number, onExceeded: (e: MemoryBudgetError) => void): void {
+export function enforceTensorBudget(
+  tf: typeof import('@tensorflow/tfjs'),
+  rank: number,
+  budget: number,
+  onExceeded: (e: MemoryBudgetError) => void,
+): void {
   const engine = tf.engine() as unknown as TrackingEngine;
   const track = engine.trackTensor.bind(engine);
   let tripped = false;
   engine.trackTensor = (t, backend) => {
-    const bytes = t.dtype === 'string' || t.dtype === 'complex64' ? 0 : t.size * (t.dtype === 'bool' ? 1 : 4);
+    const bytes =
+      t.dtype === 'string' || t.dtype === 'complex64' ? 0 : t.size * (t.dtype === 'bool' ? 1 : 4);
     if (engine.state.numBytes + bytes > budget) {
-      const error = new MemoryBudgetError(`rank ${rank} would hold ${mib(engine.state.numBytes + bytes)} of tensors, over its share of the run's memory budget (${mib(budget)}): dispose tensors you no longer need (t.dispose(), tf.tidy).`);
+      const error = new MemoryBudgetError(
+        `rank ${rank} would hold ${mib(engine.state.numBytes + bytes)} of tensors, over its share of the run's memory budget (${mib(budget)}): dispose tensors you no longer need (t.dispose(), tf.tidy).`,
+      );
       if (!tripped) {
         tripped = true;
         onExceeded(error);

@@ -33,23 +33,37 @@ export async function runRank(start: RankStart, platform: BackendPlatform): Prom
     pendingLogs++;
     const captured = captureLogArgs(args, tf);
     logChain = logChain
-      .then(async () => emit({ type: 'log', rank, level, text: await formatLogArgs(captured, tf), time }))
+      .then(async () =>
+        emit({ type: 'log', rank, level, text: await formatLogArgs(captured, tf), time }),
+      )
       .catch(() => {})
-      .finally(() => { pendingLogs--; });
+      .finally(() => {
+        pendingLogs--;
+      });
   };
   const trace: TraceEvent[] = [];
-  const flushTrace = () => { if (trace.length) emit({ type: 'trace', rank, events: trace.splice(0) }); };
+  const flushTrace = () => {
+    if (trace.length) emit({ type: 'trace', rank, events: trace.splice(0) });
+  };
   let comm: RankCollectives | undefined;
   const fail = (error: unknown) => {
-    const message = error instanceof Error ? `${error.name === 'Error' ? '' : `${error.name}: `}${error.message}` : `uncaught: ${String(error)}`;
+    const message =
+      error instanceof Error
+        ? `${error.name === 'Error' ? '' : `${error.name}: `}${error.message}`
+        : `uncaught: ${String(error)}`;
     emit({ type: 'error', rank, message, ...programLocation(error), time: now() });
     // Peers waiting in a collective for this rank must not hang: poison the world with the reason.
     comm?.abort(`rank ${rank} failed: ${message}`);
   };
   const onUnhandled = (reason: unknown) => fail(reason);
-  const proc = (globalThis as { process?: { on(event: string, cb: (r: unknown) => void): void } }).process;
+  const proc = (globalThis as { process?: { on(event: string, cb: (r: unknown) => void): void } })
+    .process;
   if (proc?.on) proc.on('unhandledRejection', onUnhandled);
-  else globalThis.addEventListener?.('unhandledrejection', (e) => { e.preventDefault(); onUnhandled(e.reason); });
+  else
+    globalThis.addEventListener?.('unhandledrejection', (e) => {
+      e.preventDefault();
+      onUnhandled(e.reason);
+    });
   let ok = false;
   try {
     const chosen = await quietly(async () => {
@@ -57,20 +71,37 @@ export async function runRank(start: RankStart, platform: BackendPlatform): Prom
       tf.scalar(0).dispose(); // the first write prints tfjs's "running in Node.js" banner: let it happen here, muted
       return picked;
     });
-    emit({ type: 'backend', rank, backend: chosen.backend, ...(chosen.reason ? { reason: chosen.reason } : {}) });
+    emit({
+      type: 'backend',
+      rank,
+      backend: chosen.backend,
+      ...(chosen.reason ? { reason: chosen.reason } : {}),
+    });
     // Over budget, the rank reports and exits at once: a catch in the program cannot keep it running.
     enforceTensorBudget(tf, rank, start.tensorBudgetBytes, (error) => {
       fail(error);
       emit({ type: 'exit', rank, ok: false, time: now() });
     });
-    const joined = await joinWorld(start.world, rank, { tf, backend: chosen.backend, now, onTrace: (e) => { trace.push(e); if (trace.length >= 256) flushTrace(); }, onNotice: (text) => emit({ type: 'log', rank, level: 'warn', text, time: now() }) });
+    const joined = await joinWorld(start.world, rank, {
+      tf,
+      backend: chosen.backend,
+      now,
+      onTrace: (e) => {
+        trace.push(e);
+        if (trace.length >= 256) flushTrace();
+      },
+      onNotice: (text) => emit({ type: 'log', rank, level: 'warn', text, time: now() }),
+    });
     comm = joined.comm;
     setCurrentRank(joined.dist);
     for (const level of LEVELS) console[level] = (...args: unknown[]) => log(level, args);
     console.debug = (...args: unknown[]) => log('log', args);
     const modules: Record<string, unknown> = { '@tensorflow/tfjs': tf, ranks: ranksModule };
     const require = (spec: string) => {
-      if (!(spec in modules)) throw new Error(`Cannot import '${spec}': only '@tensorflow/tfjs' and 'ranks' are available`);
+      if (!(spec in modules))
+        throw new Error(
+          `Cannot import '${spec}': only '@tensorflow/tfjs' and 'ranks' are available`,
+        );
       return modules[spec];
     };
     // A blob:/data: module, not eval: the page's CSP has no 'unsafe-eval'. Its body only defines the function.

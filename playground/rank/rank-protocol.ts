@@ -25,7 +25,10 @@ export interface RankApi {
 
 /** How a platform (browser worker or Node worker thread) gives a rank its tfjs backend. */
 export interface BackendPlatform {
-  select(tf: typeof import('@tensorflow/tfjs'), choice: BackendChoice): Promise<{ backend: Backend; reason?: string }>;
+  select(
+    tf: typeof import('@tensorflow/tfjs'),
+    choice: BackendChoice,
+  ): Promise<{ backend: Backend; reason?: string }>;
 }
 
 export type EmitEvent = (e: ClusterEvent) => void;

@@ -5,7 +5,14 @@
 import type { Dist } from '../collectives/dist-api.ts';
 import { rankContext } from '../collectives/rank-context.ts';
 
-export type { Dist, ReduceOp, AllReduceAlgorithm, Work, ProcessGroupHandle, CommStats } from '../collectives/dist-api.ts';
+export type {
+  Dist,
+  ReduceOp,
+  AllReduceAlgorithm,
+  Work,
+  ProcessGroupHandle,
+  CommStats,
+} from '../collectives/dist-api.ts';
 export * from '../parallel/index.ts';
 
 /**

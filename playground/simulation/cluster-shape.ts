@@ -12,24 +12,34 @@ export const MAX_REAL_RANKS = 16;
 /** Larger worlds are for figures (thousands of GPUs), not for anything that allocates per rank. */
 export const MAX_MODEL_NODES = 4096;
 
-export function clusterShape(presetOrId: ClusterPreset | string, nodes?: number, gpusPerNode?: number): ClusterShape {
+export function clusterShape(
+  presetOrId: ClusterPreset | string,
+  nodes?: number,
+  gpusPerNode?: number,
+): ClusterShape {
   const preset = typeof presetOrId === 'string' ? clusterPreset(presetOrId) : presetOrId;
   const n = nodes ?? preset.defaultNodes;
   const g = gpusPerNode ?? preset.gpusPerNode.value;
-  if (!Number.isInteger(n) || n < 1 || n > MAX_MODEL_NODES) throw new RangeError(`nodes must be an integer from 1 to ${MAX_MODEL_NODES}, got ${n}`);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_MODEL_NODES)
+    throw new RangeError(`nodes must be an integer from 1 to ${MAX_MODEL_NODES}, got ${n}`);
   if (!Number.isInteger(g) || g < 1 || g > preset.gpusPerNode.value) {
-    throw new RangeError(`gpus per node must be an integer from 1 to ${preset.gpusPerNode.value} on ${preset.id}, got ${g}`);
+    throw new RangeError(
+      `gpus per node must be an integer from 1 to ${preset.gpusPerNode.value} on ${preset.id}, got ${g}`,
+    );
   }
   return { preset, nodes: n, gpusPerNode: g };
 }
 
 export const worldSize = (c: ClusterShape): number => c.nodes * c.gpusPerNode;
-export const nodeOfRank = (c: ClusterShape, rank: number): number => Math.floor(rank / c.gpusPerNode);
+export const nodeOfRank = (c: ClusterShape, rank: number): number =>
+  Math.floor(rank / c.gpusPerNode);
 
 /** What NCCL's topology search assumes one GPU can push inside its node, bytes/s one way. */
 export function intraNodeBandwidth(c: ClusterShape): number {
   const f = c.preset.fabric;
-  return f.kind === 'nvlink' ? f.linksPerGpu.value * f.ncclLinkBandwidth.value : f.ncclBandwidth.value;
+  return f.kind === 'nvlink'
+    ? f.linksPerGpu.value * f.ncclLinkBandwidth.value
+    : f.ncclBandwidth.value;
 }
 
 /** NICs the chosen GPUs of a node use: each GPU drives the NICs on its own PCIe switch (its rail). */

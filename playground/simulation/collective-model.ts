@@ -17,7 +17,12 @@ import {
   TREE_CORRECTION,
   type Protocol,
 } from './nccl-constants.ts';
-import { intraNodeBandwidth, nodeNetworkBandwidth, worldSize, type ClusterShape } from './cluster-shape.ts';
+import {
+  intraNodeBandwidth,
+  nodeNetworkBandwidth,
+  worldSize,
+  type ClusterShape,
+} from './cluster-shape.ts';
 
 export const COLLECTIVES = ['all-reduce', 'all-gather', 'reduce-scatter', 'broadcast'] as const;
 export type Collective = (typeof COLLECTIVES)[number];
@@ -65,9 +70,17 @@ interface Candidate {
 const log2i = (n: number) => Math.floor(Math.log2(n));
 
 function llMaxBandwidth(c: ClusterShape): number {
-  if (c.nodes > 1) return (c.nodes === 2 ? LL_MAX_BW_MULTI_NODE_INTEL.twoNodes : LL_MAX_BW_MULTI_NODE_INTEL.moreNodes) * 1e9;
+  if (c.nodes > 1)
+    return (
+      (c.nodes === 2 ? LL_MAX_BW_MULTI_NODE_INTEL.twoNodes : LL_MAX_BW_MULTI_NODE_INTEL.moreNodes) *
+      1e9
+    );
   const f = c.preset.fabric;
-  const arch = f.kind === 'nvlink' ? ({ 3: 'ampere', 4: 'hopper', 5: 'blackwell' } as const)[f.generation as 3 | 4 | 5] ?? 'volta' : 'volta';
+  const arch =
+    f.kind === 'nvlink'
+      ? (({ 3: 'ampere', 4: 'hopper', 5: 'blackwell' } as const)[f.generation as 3 | 4 | 5] ??
+        'volta')
+      : 'volta';
   return LL_MAX_BW_ONE_NODE[arch] * 1e9;
 }
 
@@ -81,7 +94,8 @@ function intraHop(c: ClusterShape): typeof HOP_LATENCY_US.nvlink {
   return { ...h, ring: { ...h.ring, LL: ll }, tree: { ...h.tree, LL: ll } };
 }
 /** NCCL enables LL128 only where every hop inside a node is NVLink. */
-const protocolAllowed = (c: ClusterShape, p: Protocol) => p !== 'LL128' || c.preset.fabric.kind === 'nvlink';
+const protocolAllowed = (c: ClusterShape, p: Protocol) =>
+  p !== 'LL128' || c.preset.fabric.kind === 'nvlink';
 
 /** Bus bandwidth a ring sustains (Simple): NVLink per GPU inside a node, every NIC of a node across nodes. */
 export function ringBusBandwidth(c: ClusterShape): number {
@@ -113,7 +127,12 @@ function ringCandidate(c: ClusterShape, collective: Collective, p: Protocol): Ca
   const intraLat = Math.max(intraHop(c).ring[p], overhead);
   let latencyUs = base + (steps - interSteps) * intraLat + interSteps * netLat;
   if (collective === 'all-reduce' && N > 1 && p === 'Simple') latencyUs *= RING_PLATEAU_FACTOR;
-  return { algorithm: 'ring', protocol: p, latencyUs, algBandwidth: bus / busBandwidthFactor(collective, n) };
+  return {
+    algorithm: 'ring',
+    protocol: p,
+    latencyUs,
+    algBandwidth: bus / busBandwidthFactor(collective, n),
+  };
 }
 
 /** NCCL's tree all-reduce: a chain inside each node, a double binary tree across nodes. */
@@ -121,32 +140,48 @@ function treeCandidate(c: ClusterShape, p: Protocol, bytes: number): Candidate {
   const N = c.nodes;
   // Each GPU of a chain sends the buffer up and down; across nodes a node sends it once (2 nodes) or twice.
   const intraAlg = c.gpusPerNode === 1 ? Infinity : intraNodeBandwidth(c) / 2;
-  const interAlg = N === 1 ? Infinity : N === 2 ? nodeNetworkBandwidth(c) : nodeNetworkBandwidth(c) / 2;
+  const interAlg =
+    N === 1 ? Infinity : N === 2 ? nodeNetworkBandwidth(c) : nodeNetworkBandwidth(c) / 2;
   let bus = 2 * Math.min(intraAlg, interAlg) * PROTOCOL_FACTORS.treeAllReduce;
   if (p === 'LL') bus = Math.min(bus * PROTOCOL_FACTORS.treeLL, llMaxBandwidth(c));
-  if (p === 'LL128') bus *= N === 1 ? PROTOCOL_FACTORS.treeLL128OneNode : PROTOCOL_FACTORS.treeLL128MultiNode;
+  if (p === 'LL128')
+    bus *= N === 1 ? PROTOCOL_FACTORS.treeLL128OneNode : PROTOCOL_FACTORS.treeLL128MultiNode;
   // ncclTopoGetAlgoTime corrects tree all-reduce for 64 B ≤ size < 512 MiB (log2(size / 64) < 23).
   const logSize = bytes >= 64 ? log2i(Math.floor(bytes / 64)) : -1;
   const correction = logSize >= 0 && logSize < 23 ? TREE_CORRECTION[p][logSize]! : 1;
-  const latencyUs = BASE_LATENCY_US.tree[p] + 2 * ((c.gpusPerNode - 1) * intraHop(c).tree[p] + log2i(N) * HOP_LATENCY_US.net.tree[p]);
+  const latencyUs =
+    BASE_LATENCY_US.tree[p] +
+    2 * ((c.gpusPerNode - 1) * intraHop(c).tree[p] + log2i(N) * HOP_LATENCY_US.net.tree[p]);
   return { algorithm: 'tree', protocol: p, latencyUs, algBandwidth: (bus / 2) * correction };
 }
 
 /** NVLink SHARP: every GPU's link carries the buffer about once each way, at NCCL's NVLS efficiency. */
 function nvlsCandidate(c: ClusterShape, collective: Collective): Candidate | undefined {
   const f = c.preset.fabric;
-  if (f.kind !== 'nvlink' || !f.nvls || c.gpusPerNode < 2 || collective === 'broadcast') return undefined;
+  if (f.kind !== 'nvlink' || !f.nvls || c.gpusPerNode < 2 || collective === 'broadcast')
+    return undefined;
   const n = worldSize(c);
   const intra = intraNodeBandwidth(c) * f.nvlsEfficiency.value;
   if (c.nodes === 1) {
     const alg = collective === 'all-reduce' ? intra : intra / busBandwidthFactor(collective, n);
-    return { algorithm: 'nvls', protocol: 'Simple', latencyUs: HOP_LATENCY_US.nvlink.nvls.Simple, algBandwidth: alg };
+    return {
+      algorithm: 'nvls',
+      protocol: 'Simple',
+      latencyUs: HOP_LATENCY_US.nvlink.nvls.Simple,
+      algBandwidth: alg,
+    };
   }
   // Across nodes NCCL runs NVLS inside a node and a tree between nodes, all-reduce only.
   if (collective !== 'all-reduce') return undefined;
   const inter = c.nodes === 2 ? nodeNetworkBandwidth(c) : nodeNetworkBandwidth(c) / 2;
-  const latencyUs = HOP_LATENCY_US.nvlink.nvlsTree.Simple + 2 * log2i(c.nodes) * HOP_LATENCY_US.net.nvlsTree.Simple;
-  return { algorithm: 'nvls-tree', protocol: 'Simple', latencyUs, algBandwidth: Math.min(intra, inter) };
+  const latencyUs =
+    HOP_LATENCY_US.nvlink.nvlsTree.Simple + 2 * log2i(c.nodes) * HOP_LATENCY_US.net.nvlsTree.Simple;
+  return {
+    algorithm: 'nvls-tree',
+    protocol: 'Simple',
+    latencyUs,
+    algBandwidth: Math.min(intra, inter),
+  };
 }
 
 function candidates(c: ClusterShape, collective: Collective, bytes: number): Candidate[] {
@@ -168,17 +203,35 @@ const timeUs = (k: Candidate, bytes: number) => k.latencyUs + (bytes / k.algBand
  *
  * @example predictCollective(clusterShape('h100-ndr', 8, 8), 'all-reduce', 14e9).seconds
  */
-export function predictCollective(c: ClusterShape, collective: Collective, bytes: number, opts: PredictOptions = {}): CollectivePrediction {
-  if (!(bytes >= 0) || !Number.isFinite(bytes)) throw new RangeError(`bytes must be a finite number ≥ 0, got ${bytes}`);
+export function predictCollective(
+  c: ClusterShape,
+  collective: Collective,
+  bytes: number,
+  opts: PredictOptions = {},
+): CollectivePrediction {
+  if (!(bytes >= 0) || !Number.isFinite(bytes))
+    throw new RangeError(`bytes must be a finite number ≥ 0, got ${bytes}`);
   const n = worldSize(c);
   if (n === 1 || bytes === 0) {
-    return { collective, bytes, ranks: n, seconds: 0, algbw: 0, busbw: 0, algorithm: 'ring', protocol: 'Simple', latencySeconds: 0 };
+    return {
+      collective,
+      bytes,
+      ranks: n,
+      seconds: 0,
+      algbw: 0,
+      busbw: 0,
+      algorithm: 'ring',
+      protocol: 'Simple',
+      latencySeconds: 0,
+    };
   }
   let pool = candidates(c, collective, bytes);
   if (opts.algorithm) pool = pool.filter((k) => k.algorithm === opts.algorithm);
   if (opts.protocol) pool = pool.filter((k) => k.protocol === opts.protocol);
   if (pool.length === 0) {
-    throw new RangeError(`NCCL has no ${opts.algorithm ?? ''}${opts.protocol ? `/${opts.protocol}` : ''} ${collective} on ${c.preset.id} with ${c.nodes} node(s) × ${c.gpusPerNode} GPU(s)`);
+    throw new RangeError(
+      `NCCL has no ${opts.algorithm ?? ''}${opts.protocol ? `/${opts.protocol}` : ''} ${collective} on ${c.preset.id} with ${c.nodes} node(s) × ${c.gpusPerNode} GPU(s)`,
+    );
   }
   const best = pool.reduce((a, b) => (timeUs(b, bytes) < timeUs(a, bytes) ? b : a));
   const seconds = timeUs(best, bytes) * 1e-6;
@@ -200,9 +253,16 @@ export function predictCollective(c: ClusterShape, collective: Collective, bytes
  * One send/recv between two ranks: one hop (NVLink or PCIe inside a node, one NIC across nodes),
  * charged as a single ring step. NCCL's tuner has no send/recv model; this is the book's.
  */
-export function predictSendRecv(c: ClusterShape, fromRank: number, toRank: number, bytes: number): CollectivePrediction {
+export function predictSendRecv(
+  c: ClusterShape,
+  fromRank: number,
+  toRank: number,
+  bytes: number,
+): CollectivePrediction {
   const n = worldSize(c);
-  for (const r of [fromRank, toRank]) if (!Number.isInteger(r) || r < 0 || r >= n) throw new RangeError(`rank ${r} is outside a world of ${n}`);
+  for (const r of [fromRank, toRank])
+    if (!Number.isInteger(r) || r < 0 || r >= n)
+      throw new RangeError(`rank ${r} is outside a world of ${n}`);
   const sameNode = Math.floor(fromRank / c.gpusPerNode) === Math.floor(toRank / c.gpusPerNode);
   const link = sameNode ? intraNodeBandwidth(c) : c.preset.network.nicBandwidth.value;
   const hop = sameNode ? intraHop(c).ring : HOP_LATENCY_US.net.ring;
@@ -212,8 +272,21 @@ export function predictSendRecv(c: ClusterShape, fromRank: number, toRank: numbe
     bw: p === 'LL' ? link * PROTOCOL_FACTORS.ringLL : link,
   }));
   const t = (o: (typeof options)[number]) => o.latencyUs + (bytes / o.bw) * 1e6;
-  const best = fromRank === toRank || bytes === 0 ? undefined : options.reduce((a, b) => (t(b) < t(a) ? b : a));
+  const best =
+    fromRank === toRank || bytes === 0
+      ? undefined
+      : options.reduce((a, b) => (t(b) < t(a) ? b : a));
   const seconds = best ? t(best) * 1e-6 : 0;
   const algbw = seconds > 0 ? bytes / seconds / 1e9 : 0;
-  return { collective: 'send-recv', bytes, ranks: 2, seconds, algbw, busbw: algbw, algorithm: 'p2p', protocol: best?.protocol ?? 'Simple', latencySeconds: best ? best.latencyUs * 1e-6 : 0 };
+  return {
+    collective: 'send-recv',
+    bytes,
+    ranks: 2,
+    seconds,
+    algbw,
+    busbw: algbw,
+    algorithm: 'p2p',
+    protocol: best?.protocol ?? 'Simple',
+    latencySeconds: best ? best.latencyUs * 1e-6 : 0,
+  };
 }

@@ -5,4 +5,9 @@ export * from './collective-model.ts';
 export * from './roofline.ts';
 export * from './rank-clock.ts';
 export * from './virtual-clock.ts';
-export { NCCL_VERSION, NCCL_TUNING_SOURCE, RING_NET_SIMPLE_HOP_HISTORY_US, type Protocol } from './nccl-constants.ts';
+export {
+  NCCL_VERSION,
+  NCCL_TUNING_SOURCE,
+  RING_NET_SIMPLE_HOP_HISTORY_US,
+  type Protocol,
+} from './nccl-constants.ts';

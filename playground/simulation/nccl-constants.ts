@@ -4,7 +4,8 @@
  */
 
 export const NCCL_VERSION = '2.30.7';
-export const NCCL_TUNING_SOURCE = 'https://github.com/NVIDIA/nccl/blob/v2.30.7-1/src/graph/tuning.cc';
+export const NCCL_TUNING_SOURCE =
+  'https://github.com/NVIDIA/nccl/blob/v2.30.7-1/src/graph/tuning.cc';
 
 export const PROTOCOLS = ['LL', 'LL128', 'Simple'] as const;
 export type Protocol = (typeof PROTOCOLS)[number];
@@ -22,9 +23,24 @@ export const BASE_LATENCY_US = {
 
 /** ncclTunerConstantsDefaults.hwLatencies: paid per step, by the kind of hop. */
 export const HOP_LATENCY_US = {
-  nvlink: { tree: per(0.6, 1.25, 4.0), ring: per(0.6, 1.9, 3.4), nvls: per(0, 0, 25), nvlsTree: per(0, 0, 25) },
-  pci: { tree: per(1.0, 1.9, 4.0), ring: per(1.0, 2.5, 5.7), nvls: per(0, 0, 0), nvlsTree: per(0, 0, 0) },
-  net: { tree: per(5.0, 8.5, 14), ring: per(2.7, 4.0, 14.0), nvls: per(0, 0, 18), nvlsTree: per(0, 0, 20.9) },
+  nvlink: {
+    tree: per(0.6, 1.25, 4.0),
+    ring: per(0.6, 1.9, 3.4),
+    nvls: per(0, 0, 25),
+    nvlsTree: per(0, 0, 25),
+  },
+  pci: {
+    tree: per(1.0, 1.9, 4.0),
+    ring: per(1.0, 2.5, 5.7),
+    nvls: per(0, 0, 0),
+    nvlsTree: per(0, 0, 0),
+  },
+  net: {
+    tree: per(5.0, 8.5, 14),
+    ring: per(2.7, 4.0, 14.0),
+    nvls: per(0, 0, 18),
+    nvlsTree: per(0, 0, 20.9),
+  },
 } as const;
 
 /**
@@ -39,7 +55,12 @@ export const RING_NET_SIMPLE_HOP_HISTORY_US = [
 ] as const;
 
 /** llMaxBws (GB/s): [Volta, Ampere, Hopper, Blackwell] on one node; [Intel, AMD] CPUs × [2, ≥4] nodes. */
-export const LL_MAX_BW_ONE_NODE = { volta: 39.0, ampere: 87.7, hopper: 141.0, blackwell: 282.0 } as const;
+export const LL_MAX_BW_ONE_NODE = {
+  volta: 39.0,
+  ampere: 87.7,
+  hopper: 141.0,
+  blackwell: 282.0,
+} as const;
 export const LL_MAX_BW_MULTI_NODE_INTEL = { twoNodes: 39.0, moreNodes: 20.4 } as const;
 
 /** Bandwidth refinements of ncclTopoTuneModel. */
@@ -59,7 +80,16 @@ export const RING_PLATEAU_FACTOR = 1.4;
 
 /** treeCorrectionFactor[protocol][log2(bytes / 64)], 64 B … 256 MiB; 1 outside the table. */
 export const TREE_CORRECTION: Readonly<Record<Protocol, readonly number[]>> = {
-  LL: [1.0, 1.0, 1.0, 1.0, 0.9, 0.8, 0.7, 0.7, 0.7, 0.7, 0.6, 0.5, 0.4, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.0, 1.0, 1.0, 1.0],
-  LL128: [1.0, 1.0, 1.0, 1.0, 1.0, 0.9, 0.8, 0.8, 0.8, 0.7, 0.6, 0.6, 0.6, 0.6, 0.6, 0.6, 0.8, 0.9, 0.9, 0.9, 0.9, 1.0, 1.0, 1.0],
-  Simple: [0.9, 0.9, 0.9, 0.9, 0.9, 0.9, 0.9, 0.8, 0.7, 0.6, 0.6, 0.5, 0.5, 0.5, 0.5, 0.6, 0.7, 0.8, 0.7, 0.7, 0.8, 0.9, 0.9, 0.9],
+  LL: [
+    1.0, 1.0, 1.0, 1.0, 0.9, 0.8, 0.7, 0.7, 0.7, 0.7, 0.6, 0.5, 0.4, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9,
+    1.0, 1.0, 1.0, 1.0, 1.0,
+  ],
+  LL128: [
+    1.0, 1.0, 1.0, 1.0, 1.0, 0.9, 0.8, 0.8, 0.8, 0.7, 0.6, 0.6, 0.6, 0.6, 0.6, 0.6, 0.8, 0.9, 0.9,
+    0.9, 0.9, 1.0, 1.0, 1.0,
+  ],
+  Simple: [
+    0.9, 0.9, 0.9, 0.9, 0.9, 0.9, 0.9, 0.8, 0.7, 0.6, 0.6, 0.5, 0.5, 0.5, 0.5, 0.6, 0.7, 0.8, 0.7,
+    0.7, 0.8, 0.9, 0.9, 0.9,
+  ],
 };

@@ -72,16 +72,21 @@ const DATASHEET = {
   h100: 'https://resources.nvidia.com/en-us-tensor-core/nvidia-tensor-core-gpu-datasheet',
   hopperWhitepaper: 'https://resources.nvidia.com/en-us-tensor-core/gtc22-whitepaper-hopper',
   hgxB200: 'https://www.nvidia.com/en-us/data-center/hgx/',
-  dgxA100: 'https://developer.nvidia.com/blog/defining-ai-innovation-with-dgx-a100 (DGX A100 architecture)',
-  basePod: 'https://docs.nvidia.com/dgx-basepod/reference-architecture-infrastructure-foundation-enterprise-ai/latest/core-components.html',
+  dgxA100:
+    'https://developer.nvidia.com/blog/defining-ai-innovation-with-dgx-a100 (DGX A100 architecture)',
+  basePod:
+    'https://docs.nvidia.com/dgx-basepod/reference-architecture-infrastructure-foundation-enterprise-ai/latest/core-components.html',
   ada: 'https://images.nvidia.com/aem-dam/Solutions/geforce/ada/nvidia-ada-gpu-architecture.pdf',
   nvlink: 'https://www.nvidia.com/en-us/data-center/nvlink/',
   pcie: 'https://pcisig.com/specifications (PCIe 3.0/4.0/5.0: 8/16/32 GT/s per lane, 128b/130b)',
   ib: 'https://www.infinibandta.org/infiniband-roadmap/ (HDR 200 Gb/s, NDR 400 Gb/s per 4x port)',
   ethernet: 'https://standards.ieee.org/ieee/802.3/ (100GBASE: 100 Gb/s)',
-  ncclTopoH: 'https://github.com/NVIDIA/nccl/blob/v2.30.7-1/src/graph/topo.h (SM80_NVLINK_BW 20.0, SM90_NVLINK_BW 20.6, SM100_NVLINK_BW 40.1 GB/s per link)',
-  ncclTopoCc: 'https://github.com/NVIDIA/nccl/blob/v2.30.7-1/src/graph/topo.cc (kvDictPciGen: "16.0 GT/s PCIe" → 120; bw = width * speed / 80.0; net bw = mbps / 8000.0)',
-  ncclNvlsEff: 'https://github.com/NVIDIA/nccl/blob/v2.30.7-1/src/graph/tuning.cc (nvlsEfficiency: Ampere 0, Hopper 0.85, Blackwell 0.74)',
+  ncclTopoH:
+    'https://github.com/NVIDIA/nccl/blob/v2.30.7-1/src/graph/topo.h (SM80_NVLINK_BW 20.0, SM90_NVLINK_BW 20.6, SM100_NVLINK_BW 40.1 GB/s per link)',
+  ncclTopoCc:
+    'https://github.com/NVIDIA/nccl/blob/v2.30.7-1/src/graph/topo.cc (kvDictPciGen: "16.0 GT/s PCIe" → 120; bw = width * speed / 80.0; net bw = mbps / 8000.0)',
+  ncclNvlsEff:
+    'https://github.com/NVIDIA/nccl/blob/v2.30.7-1/src/graph/tuning.cc (nvlsEfficiency: Ampere 0, Hopper 0.85, Blackwell 0.74)',
 } as const;
 
 const GB = 1e9;
@@ -90,41 +95,78 @@ const TFLOPS = 1e12;
 export const GPUS = {
   a100: {
     name: 'A100-SXM4-80GB',
-    bf16Flops: { value: 312 * TFLOPS, source: `${DATASHEET.a100} (BF16 Tensor Core 312 TFLOPS; 624 is with sparsity)` },
+    bf16Flops: {
+      value: 312 * TFLOPS,
+      source: `${DATASHEET.a100} (BF16 Tensor Core 312 TFLOPS; 624 is with sparsity)`,
+    },
     fp32Flops: { value: 19.5 * TFLOPS, source: `${DATASHEET.a100} (FP32 19.5 TFLOPS)` },
     hbmBandwidth: { value: 2039 * GB, source: `${DATASHEET.a100} (A100 80GB SXM: 2,039 GB/s)` },
     hbmBytes: { value: 80 * GB, source: `${DATASHEET.a100} (80GB HBM2e)` },
   },
   h100: {
     name: 'H100-SXM5-80GB',
-    bf16Flops: { value: 989.4 * TFLOPS, source: `${DATASHEET.hopperWhitepaper} (H100 SXM5: Peak BF16 Tensor TFLOPS with FP32 Accumulate 989.4/1978.9, dense/sparse; the datasheet rounds the sparse figure to 1,979)` },
+    bf16Flops: {
+      value: 989.4 * TFLOPS,
+      source: `${DATASHEET.hopperWhitepaper} (H100 SXM5: Peak BF16 Tensor TFLOPS with FP32 Accumulate 989.4/1978.9, dense/sparse; the datasheet rounds the sparse figure to 1,979)`,
+    },
     fp32Flops: { value: 67 * TFLOPS, source: `${DATASHEET.h100} (H100 SXM FP32 67 TFLOPS)` },
-    hbmBandwidth: { value: 3350 * GB, source: `${DATASHEET.h100} (H100 SXM GPU memory bandwidth 3.35 TB/s)` },
+    hbmBandwidth: {
+      value: 3350 * GB,
+      source: `${DATASHEET.h100} (H100 SXM GPU memory bandwidth 3.35 TB/s)`,
+    },
     hbmBytes: { value: 80 * GB, source: `${DATASHEET.h100} (H100 SXM 80GB)` },
   },
   b200: {
     name: 'B200 (HGX B200)',
-    bf16Flops: { value: 2250 * TFLOPS, source: `${DATASHEET.hgxB200} (HGX B200, 8 GPUs: BF16 Tensor Core 36 PFLOPS with sparsity → 2.25 PFLOPS dense per GPU)` },
-    fp32Flops: { value: 75 * TFLOPS, source: `${DATASHEET.hgxB200} (HGX B200, 8 GPUs: FP32 600 TFLOPS → 75 per GPU)` },
-    hbmBandwidth: { value: 8000 * GB, source: `${DATASHEET.hgxB200} (HGX B200: 64 TB/s aggregate HBM3e bandwidth → 8 TB/s per GPU)` },
-    hbmBytes: { value: 180 * GB, source: `${DATASHEET.basePod} (DGX B200: "1.4TB of GPU memory space" over 8 GPUs, 180 GB each)` },
+    bf16Flops: {
+      value: 2250 * TFLOPS,
+      source: `${DATASHEET.hgxB200} (HGX B200, 8 GPUs: BF16 Tensor Core 36 PFLOPS with sparsity → 2.25 PFLOPS dense per GPU)`,
+    },
+    fp32Flops: {
+      value: 75 * TFLOPS,
+      source: `${DATASHEET.hgxB200} (HGX B200, 8 GPUs: FP32 600 TFLOPS → 75 per GPU)`,
+    },
+    hbmBandwidth: {
+      value: 8000 * GB,
+      source: `${DATASHEET.hgxB200} (HGX B200: 64 TB/s aggregate HBM3e bandwidth → 8 TB/s per GPU)`,
+    },
+    hbmBytes: {
+      value: 180 * GB,
+      source: `${DATASHEET.basePod} (DGX B200: "1.4TB of GPU memory space" over 8 GPUs, 180 GB each)`,
+    },
   },
   rtx4090: {
     name: 'GeForce RTX 4090',
-    bf16Flops: { value: 165.2 * TFLOPS, source: `${DATASHEET.ada} (Appendix A, RTX 4090: Peak BF16 Tensor TFLOPS with FP32 Accumulate 165.2/330.4 (sparse))` },
-    fp32Flops: { value: 82.6 * TFLOPS, source: `${DATASHEET.ada} (Appendix A, RTX 4090: Peak FP32 TFLOPS 82.6)` },
-    hbmBandwidth: { value: 1008 * GB, source: `${DATASHEET.ada} (Appendix A, RTX 4090: memory bandwidth 1008 GB/sec, GDDR6X)` },
+    bf16Flops: {
+      value: 165.2 * TFLOPS,
+      source: `${DATASHEET.ada} (Appendix A, RTX 4090: Peak BF16 Tensor TFLOPS with FP32 Accumulate 165.2/330.4 (sparse))`,
+    },
+    fp32Flops: {
+      value: 82.6 * TFLOPS,
+      source: `${DATASHEET.ada} (Appendix A, RTX 4090: Peak FP32 TFLOPS 82.6)`,
+    },
+    hbmBandwidth: {
+      value: 1008 * GB,
+      source: `${DATASHEET.ada} (Appendix A, RTX 4090: memory bandwidth 1008 GB/sec, GDDR6X)`,
+    },
     hbmBytes: { value: 24 * GB, source: `${DATASHEET.ada} (Appendix A, RTX 4090: 24 GB GDDR6X)` },
   },
 } as const satisfies Record<string, GpuSpec>;
 
-const NVLINK_LINK_25GBS: Cited = { value: 25 * GB, source: `${DATASHEET.nvlink} (NVLink 3 and 4: 50 GB/s per link both directions, 25 GB/s each way)` };
+const NVLINK_LINK_25GBS: Cited = {
+  value: 25 * GB,
+  source: `${DATASHEET.nvlink} (NVLink 3 and 4: 50 GB/s per link both directions, 25 GB/s each way)`,
+};
 
 const FABRICS = {
   nvlink3: {
     kind: 'nvlink',
     generation: 3,
-    linksPerGpu: { value: 12, source: 'https://devblogs.nvidia.com/introducing-hgx-a100-most-powerful-accelerated-server-platform-for-ai-hpc/ ("Each A100 GPU has 12 NVLink ports", 600 GB/s bi-directional)' },
+    linksPerGpu: {
+      value: 12,
+      source:
+        'https://devblogs.nvidia.com/introducing-hgx-a100-most-powerful-accelerated-server-platform-for-ai-hpc/ ("Each A100 GPU has 12 NVLink ports", 600 GB/s bi-directional)',
+    },
     linkBandwidth: NVLINK_LINK_25GBS,
     ncclLinkBandwidth: { value: 20 * GB, source: DATASHEET.ncclTopoH },
     nvls: false,
@@ -138,7 +180,10 @@ const FABRICS = {
   nvlink4: {
     kind: 'nvlink',
     generation: 4,
-    linksPerGpu: { value: 18, source: `${DATASHEET.nvlink} (fourth-generation NVLink: 18 links, 900 GB/s per H100)` },
+    linksPerGpu: {
+      value: 18,
+      source: `${DATASHEET.nvlink} (fourth-generation NVLink: 18 links, 900 GB/s per H100)`,
+    },
     linkBandwidth: NVLINK_LINK_25GBS,
     ncclLinkBandwidth: { value: 20.6 * GB, source: DATASHEET.ncclTopoH },
     nvls: true,
@@ -147,8 +192,14 @@ const FABRICS = {
   nvlink5: {
     kind: 'nvlink',
     generation: 5,
-    linksPerGpu: { value: 18, source: `${DATASHEET.nvlink} (fifth-generation NVLink: 18 links, 1.8 TB/s per Blackwell GPU)` },
-    linkBandwidth: { value: 50 * GB, source: `${DATASHEET.nvlink} (NVLink 5: 1.8 TB/s per GPU over 18 links, so 50 GB/s per link each way)` },
+    linksPerGpu: {
+      value: 18,
+      source: `${DATASHEET.nvlink} (fifth-generation NVLink: 18 links, 1.8 TB/s per Blackwell GPU)`,
+    },
+    linkBandwidth: {
+      value: 50 * GB,
+      source: `${DATASHEET.nvlink} (NVLink 5: 1.8 TB/s per GPU over 18 links, so 50 GB/s per link each way)`,
+    },
     ncclLinkBandwidth: { value: 40.1 * GB, source: DATASHEET.ncclTopoH },
     nvls: true,
     nvlsEfficiency: { value: 0.74, source: DATASHEET.ncclNvlsEff },
@@ -158,7 +209,7 @@ const FABRICS = {
     generation: 4,
     lanes: 16,
     transferRate: { value: 16e9, source: DATASHEET.pcie },
-    ncclBandwidth: { value: (16 * 120 / 80) * GB, source: DATASHEET.ncclTopoCc },
+    ncclBandwidth: { value: ((16 * 120) / 80) * GB, source: DATASHEET.ncclTopoCc },
   },
 } as const satisfies Record<string, IntraNodeFabric>;
 
@@ -167,65 +218,100 @@ const gbit = (n: number) => (n * 1e9) / 8;
 export const CLUSTER_PRESETS = [
   {
     id: 'a100-hdr',
-    description: 'DGX A100: 8× A100-SXM4-80GB on NVLink 3 / NVSwitch, 8× HDR InfiniBand 200 Gb/s per node',
+    description:
+      'DGX A100: 8× A100-SXM4-80GB on NVLink 3 / NVSwitch, 8× HDR InfiniBand 200 Gb/s per node',
     gpu: GPUS.a100,
     gpusPerNode: { value: 8, source: DATASHEET.dgxA100 },
     fabric: FABRICS.nvlink3,
     network: {
       name: 'HDR InfiniBand 200 Gb/s',
-      nicsPerNode: { value: 8, source: 'https://github.com/NVIDIA/nccl/issues/812#issuecomment-1491249504 (AddyLaddy, NVIDIA: "On an Nvidia DGX-A100 system we have 8x200Gbit/s IB cards")' },
+      nicsPerNode: {
+        value: 8,
+        source:
+          'https://github.com/NVIDIA/nccl/issues/812#issuecomment-1491249504 (AddyLaddy, NVIDIA: "On an Nvidia DGX-A100 system we have 8x200Gbit/s IB cards")',
+      },
       nicBandwidth: { value: gbit(200), source: DATASHEET.ib },
     },
     defaultNodes: 1,
   },
   {
     id: 'h100-ndr',
-    description: 'DGX H100: 8× H100-SXM5-80GB on NVLink 4 / NVSwitch with NVLink SHARP, 8× NDR InfiniBand 400 Gb/s per node',
+    description:
+      'DGX H100: 8× H100-SXM5-80GB on NVLink 4 / NVSwitch with NVLink SHARP, 8× NDR InfiniBand 400 Gb/s per node',
     gpu: GPUS.h100,
-    gpusPerNode: { value: 8, source: `${DATASHEET.basePod} (DGX H100: "Eight NVIDIA Hopper GPUs")` },
+    gpusPerNode: {
+      value: 8,
+      source: `${DATASHEET.basePod} (DGX H100: "Eight NVIDIA Hopper GPUs")`,
+    },
     fabric: FABRICS.nvlink4,
     network: {
       name: 'NDR InfiniBand 400 Gb/s',
-      nicsPerNode: { value: 8, source: `${DATASHEET.basePod} (DGX H100: "Four OSFP ports serving eight single-port NVIDIA ConnectX-7 VPI … up to 400 Gb/s InfiniBand/Ethernet")` },
+      nicsPerNode: {
+        value: 8,
+        source: `${DATASHEET.basePod} (DGX H100: "Four OSFP ports serving eight single-port NVIDIA ConnectX-7 VPI … up to 400 Gb/s InfiniBand/Ethernet")`,
+      },
       nicBandwidth: { value: gbit(400), source: DATASHEET.ib },
     },
     defaultNodes: 1,
   },
   {
     id: 'h100-ndr-no-nvls',
-    description: 'DGX H100 with NVLink SHARP off (NCCL_NVLS_ENABLE=0): rings on NVLink, 8× NDR 400 Gb/s per node',
+    description:
+      'DGX H100 with NVLink SHARP off (NCCL_NVLS_ENABLE=0): rings on NVLink, 8× NDR 400 Gb/s per node',
     gpu: GPUS.h100,
-    gpusPerNode: { value: 8, source: `${DATASHEET.basePod} (DGX H100: "Eight NVIDIA Hopper GPUs")` },
+    gpusPerNode: {
+      value: 8,
+      source: `${DATASHEET.basePod} (DGX H100: "Eight NVIDIA Hopper GPUs")`,
+    },
     fabric: { ...FABRICS.nvlink4, nvls: false },
     network: {
       name: 'NDR InfiniBand 400 Gb/s',
-      nicsPerNode: { value: 8, source: `${DATASHEET.basePod} (DGX H100: "Four OSFP ports serving eight single-port NVIDIA ConnectX-7 VPI … up to 400 Gb/s InfiniBand/Ethernet")` },
+      nicsPerNode: {
+        value: 8,
+        source: `${DATASHEET.basePod} (DGX H100: "Four OSFP ports serving eight single-port NVIDIA ConnectX-7 VPI … up to 400 Gb/s InfiniBand/Ethernet")`,
+      },
       nicBandwidth: { value: gbit(400), source: DATASHEET.ib },
     },
     defaultNodes: 1,
   },
   {
     id: 'b200-ndr',
-    description: 'DGX B200: 8× B200 on NVLink 5 / NVSwitch with NVLink SHARP, 8× ConnectX-7 400 Gb/s per node',
+    description:
+      'DGX B200: 8× B200 on NVLink 5 / NVSwitch with NVLink SHARP, 8× ConnectX-7 400 Gb/s per node',
     gpu: GPUS.b200,
-    gpusPerNode: { value: 8, source: `${DATASHEET.basePod} (DGX B200: "Built with eight NVIDIA B200")` },
+    gpusPerNode: {
+      value: 8,
+      source: `${DATASHEET.basePod} (DGX B200: "Built with eight NVIDIA B200")`,
+    },
     fabric: FABRICS.nvlink5,
     network: {
       name: 'NDR InfiniBand 400 Gb/s',
-      nicsPerNode: { value: 8, source: `${DATASHEET.basePod} (DGX B200: "4x OSFP ports serving 8x single-port NVIDIA ConnectX-7 VPI", "Up to 400Gb/s InfiniBand/Ethernet")` },
+      nicsPerNode: {
+        value: 8,
+        source: `${DATASHEET.basePod} (DGX B200: "4x OSFP ports serving 8x single-port NVIDIA ConnectX-7 VPI", "Up to 400Gb/s InfiniBand/Ethernet")`,
+      },
       nicBandwidth: { value: gbit(400), source: DATASHEET.ib },
     },
     defaultNodes: 1,
   },
   {
     id: 'rtx4090-pcie',
-    description: 'Workstation: 8× GeForce RTX 4090 on PCIe 4.0 x16, no NVLink, one 100 GbE NIC per node',
+    description:
+      'Workstation: 8× GeForce RTX 4090 on PCIe 4.0 x16, no NVLink, one 100 GbE NIC per node',
     gpu: GPUS.rtx4090,
-    gpusPerNode: { value: 8, source: 'https://github.com/NVIDIA/nccl/issues/1530 (an 8× GeForce RTX 4090 PCIe server measured with nccl-tests)' },
+    gpusPerNode: {
+      value: 8,
+      source:
+        'https://github.com/NVIDIA/nccl/issues/1530 (an 8× GeForce RTX 4090 PCIe server measured with nccl-tests)',
+    },
     fabric: FABRICS.pcie4x16,
     network: {
       name: '100 Gb Ethernet',
-      nicsPerNode: { value: 1, source: 'one NIC per node: a typical workstation (choice of this preset, not a vendor figure)' },
+      nicsPerNode: {
+        value: 1,
+        source:
+          'one NIC per node: a typical workstation (choice of this preset, not a vendor figure)',
+      },
       nicBandwidth: { value: gbit(100), source: DATASHEET.ethernet },
     },
     defaultNodes: 1,
@@ -240,11 +326,16 @@ export const CLUSTER_PRESETS = [
     fabric: FABRICS.nvlink3,
     network: {
       name: '100 Gb Ethernet',
-      nicsPerNode: { value: 1, source: 'one NIC per node shared by its 8 GPUs (choice of this preset: a cluster without rails)' },
+      nicsPerNode: {
+        value: 1,
+        source:
+          'one NIC per node shared by its 8 GPUs (choice of this preset: a cluster without rails)',
+      },
       nicBandwidth: { value: gbit(100), source: DATASHEET.ethernet },
     },
     defaultNodes: 2,
-    limitations: 'Network latencies are NCCL’s InfiniBand constants; TCP sockets over Ethernet add more per step, so small messages across nodes are optimistic.',
+    limitations:
+      'Network latencies are NCCL’s InfiniBand constants; TCP sockets over Ethernet add more per step, so small messages across nodes are optimistic.',
   },
 ] as const satisfies readonly ClusterPreset[];
 

@@ -49,8 +49,10 @@ export class RankClock {
   private exposedComm = 0;
 
   constructor(rank: number, faults: RankFaults = {}) {
-    if (faults.slowdown !== undefined && !(faults.slowdown >= 1)) throw new RangeError(`slowdown of rank ${rank} must be ≥ 1, got ${faults.slowdown}`);
-    if (faults.jitter && !(faults.jitter.amplitude >= 0)) throw new RangeError('jitter amplitude must be ≥ 0');
+    if (faults.slowdown !== undefined && !(faults.slowdown >= 1))
+      throw new RangeError(`slowdown of rank ${rank} must be ≥ 1, got ${faults.slowdown}`);
+    if (faults.jitter && !(faults.jitter.amplitude >= 0))
+      throw new RangeError('jitter amplitude must be ≥ 0');
     this.rank = rank;
     this.faults = faults;
   }
@@ -98,6 +100,12 @@ export class RankClock {
   }
 
   report(): RankReport {
-    return { rank: this.rank, clock: this.computeAt, computeSeconds: this.busyCompute, commSeconds: this.busyComm, exposedCommSeconds: this.exposedComm };
+    return {
+      rank: this.rank,
+      clock: this.computeAt,
+      computeSeconds: this.busyCompute,
+      commSeconds: this.busyComm,
+      exposedCommSeconds: this.exposedComm,
+    };
   }
 }

@@ -32,28 +32,47 @@ export function peakFlops(gpu: GpuSpec, unit: ComputeUnit): number {
   return unit === 'bf16-tensor' ? gpu.bf16Flops.value : gpu.fp32Flops.value;
 }
 
-export function rooflineSeconds(cost: KernelCost, gpu: GpuSpec, opts: RooflineOptions = {}): RooflineTime {
+export function rooflineSeconds(
+  cost: KernelCost,
+  gpu: GpuSpec,
+  opts: RooflineOptions = {},
+): RooflineTime {
   const efficiency = opts.efficiency ?? 1;
-  if (!(efficiency > 0 && efficiency <= 1)) throw new RangeError(`efficiency must be in (0, 1], got ${efficiency}`);
+  if (!(efficiency > 0 && efficiency <= 1))
+    throw new RangeError(`efficiency must be in (0, 1], got ${efficiency}`);
   const compute = cost.flops / (peakFlops(gpu, opts.unit ?? 'bf16-tensor') * efficiency);
   const memory = cost.bytes / gpu.hbmBandwidth.value;
-  return compute >= memory ? { seconds: compute, bound: 'compute' } : { seconds: memory, bound: 'memory' };
+  return compute >= memory
+    ? { seconds: compute, bound: 'compute' }
+    : { seconds: memory, bound: 'memory' };
 }
 
 const product = (shape: readonly number[]) => shape.reduce((a, b) => a * b, 1);
 
 function checkShape(name: string, shape: readonly number[]): void {
-  if (!shape.every((d) => Number.isInteger(d) && d >= 0)) throw new RangeError(`${name} shape must be non-negative integers, got [${shape.join(', ')}]`);
+  if (!shape.every((d) => Number.isInteger(d) && d >= 0))
+    throw new RangeError(`${name} shape must be non-negative integers, got [${shape.join(', ')}]`);
 }
 
 /** C[m×n] = A[m×k] · B[k×n]: 2mkn FLOPs (a multiply and an add per term); A, B read, C written. */
-export function matMulCost(m: number, k: number, n: number, dtype: SimDtype = 'float32'): KernelCost {
+export function matMulCost(
+  m: number,
+  k: number,
+  n: number,
+  dtype: SimDtype = 'float32',
+): KernelCost {
   checkShape('matMul', [m, k, n]);
   return { flops: 2 * m * k * n, bytes: DTYPE_BYTES[dtype] * (m * k + k * n + m * n) };
 }
 
 /** A batch of independent matMuls, as tf.matMul on rank-3 tensors (batchMatMul). */
-export function batchMatMulCost(batch: number, m: number, k: number, n: number, dtype: SimDtype = 'float32'): KernelCost {
+export function batchMatMulCost(
+  batch: number,
+  m: number,
+  k: number,
+  n: number,
+  dtype: SimDtype = 'float32',
+): KernelCost {
   checkShape('batchMatMul', [batch]);
   const one = matMulCost(m, k, n, dtype);
   return { flops: batch * one.flops, bytes: batch * one.bytes };
@@ -77,27 +96,42 @@ export function conv2dCost(s: Conv2dShape, dtype: SimDtype = 'float32'): KernelC
   const outputs = s.batch * s.outHeight * s.outWidth * s.outChannels;
   const input = s.batch * s.inHeight * s.inWidth * s.inChannels;
   const filter = s.filterHeight * s.filterWidth * s.inChannels * s.outChannels;
-  return { flops: 2 * outputs * s.filterHeight * s.filterWidth * s.inChannels, bytes: DTYPE_BYTES[dtype] * (input + filter + outputs) };
+  return {
+    flops: 2 * outputs * s.filterHeight * s.filterWidth * s.inChannels,
+    bytes: DTYPE_BYTES[dtype] * (input + filter + outputs),
+  };
 }
 
 /**
  * An elementwise kernel (add, relu, the optimizer's update…) is memory bound: it reads its inputs
  * and writes its output once, with `flopsPerElement` arithmetic per output element.
  */
-export function elementwiseCost(outputShape: readonly number[], inputs: number, dtype: SimDtype = 'float32', flopsPerElement = 1): KernelCost {
+export function elementwiseCost(
+  outputShape: readonly number[],
+  inputs: number,
+  dtype: SimDtype = 'float32',
+  flopsPerElement = 1,
+): KernelCost {
   checkShape('elementwise', outputShape);
   const elements = product(outputShape);
   return { flops: elements * flopsPerElement, bytes: DTYPE_BYTES[dtype] * elements * (inputs + 1) };
 }
 
 /** A reduction (sum, mean, max) over `inputShape` into `outputElements` values. */
-export function reductionCost(inputShape: readonly number[], outputElements: number, dtype: SimDtype = 'float32'): KernelCost {
+export function reductionCost(
+  inputShape: readonly number[],
+  outputElements: number,
+  dtype: SimDtype = 'float32',
+): KernelCost {
   checkShape('reduction', inputShape);
   const elements = product(inputShape);
   return { flops: elements, bytes: DTYPE_BYTES[dtype] * (elements + outputElements) };
 }
 
 /** Training FLOPs of a dense transformer step: 6 × parameters × tokens (2 forward, 4 backward; Kaplan et al. 2020, §2.1). */
-export function transformerStepFlops(params: number, tokens: number): { forward: number; backward: number } {
+export function transformerStepFlops(
+  params: number,
+  tokens: number,
+): { forward: number; backward: number } {
   return { forward: 2 * params * tokens, backward: 4 * params * tokens };
 }

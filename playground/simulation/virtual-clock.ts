@@ -45,7 +45,10 @@ export class CollectiveTimeoutError extends Error {
   readonly missingRanks: readonly number[];
   readonly atSeconds: number;
   constructor(key: string, missing: readonly number[], at: number, timeout: number) {
-    const who = missing.length === 0 ? 'every rank arrived but it did not finish in time' : `rank${missing.length === 1 ? '' : 's'} ${missing.join(', ')} never arrived`;
+    const who =
+      missing.length === 0
+        ? 'every rank arrived but it did not finish in time'
+        : `rank${missing.length === 1 ? '' : 's'} ${missing.join(', ')} never arrived`;
     super(`collective ${key} timed out after ${timeout} s of virtual time: ${who}`);
     this.name = 'CollectiveTimeoutError';
     this.missingRanks = missing;
@@ -54,7 +57,9 @@ export class CollectiveTimeoutError extends Error {
 }
 
 interface PendingCollective {
-  request: Required<Pick<CollectiveRequest, 'key' | 'kind' | 'bytes' | 'label'>> & { members: readonly number[] };
+  request: Required<Pick<CollectiveRequest, 'key' | 'kind' | 'bytes' | 'label'>> & {
+    members: readonly number[];
+  };
   /** Per member that has issued it: its compute clock then, and the collective before it on its stream. */
   issued: Map<number, { ready: number; after?: PendingCollective }>;
   duration: number;
@@ -87,7 +92,13 @@ export class VirtualClocks {
     for (const d of options.deaths ?? []) this.checkRank(d.rank);
     for (const r of options.jitter?.ranks ?? []) this.checkRank(r);
     this.ranks = Array.from({ length: this.world }, (_, rank) => ({
-      clock: new RankClock(rank, { slowdown: options.slowdown?.[rank], jitter: !options.jitter?.ranks || options.jitter.ranks.includes(rank) ? options.jitter : undefined }),
+      clock: new RankClock(rank, {
+        slowdown: options.slowdown?.[rank],
+        jitter:
+          !options.jitter?.ranks || options.jitter.ranks.includes(rank)
+            ? options.jitter
+            : undefined,
+      }),
       step: 0,
     }));
   }
@@ -115,9 +126,14 @@ export class VirtualClocks {
   }
 
   /** The modelled duration of a collective over `members` (a sub-group spans only its own nodes). */
-  collectiveSeconds(kind: Collective, bytes: number, members: readonly number[] = this.allRanks()): number {
+  collectiveSeconds(
+    kind: Collective,
+    bytes: number,
+    members: readonly number[] = this.allRanks(),
+  ): number {
     const nodes = new Map<number, number>();
-    for (const r of members) nodes.set(nodeOfRank(this.shape, r), (nodes.get(nodeOfRank(this.shape, r)) ?? 0) + 1);
+    for (const r of members)
+      nodes.set(nodeOfRank(this.shape, r), (nodes.get(nodeOfRank(this.shape, r)) ?? 0) + 1);
     const sub = clusterShape(this.shape.preset, nodes.size, Math.max(...nodes.values()));
     return predictCollective(sub, kind, bytes).seconds;
   }
@@ -129,16 +145,28 @@ export class VirtualClocks {
   issue(rank: number, req: CollectiveRequest): WorkHandle {
     const s = this.state(rank);
     const members = req.members ?? this.allRanks();
-    if (!members.includes(rank)) throw new RangeError(`rank ${rank} is not a member of collective ${req.key}`);
+    if (!members.includes(rank))
+      throw new RangeError(`rank ${rank} is not a member of collective ${req.key}`);
     let p = this.pending.get(req.key);
     if (!p) {
-      const request = { key: req.key, kind: req.kind, bytes: req.bytes, label: req.label ?? req.kind, members };
-      const duration = req.kind === 'send-recv' ? this.sendRecvSeconds(members, req.bytes) : this.collectiveSeconds(req.kind, req.bytes, members);
+      const request = {
+        key: req.key,
+        kind: req.kind,
+        bytes: req.bytes,
+        label: req.label ?? req.kind,
+        members,
+      };
+      const duration =
+        req.kind === 'send-recv'
+          ? this.sendRecvSeconds(members, req.bytes)
+          : this.collectiveSeconds(req.kind, req.bytes, members);
       p = { request, issued: new Map(), duration };
       this.open.add(p);
       this.pending.set(req.key, p);
     } else if (p.request.kind !== req.kind || p.request.bytes !== req.bytes) {
-      throw new RangeError(`rank ${rank} calls ${req.kind} of ${req.bytes} B as ${req.key}, but others called ${p.request.kind} of ${p.request.bytes} B`);
+      throw new RangeError(
+        `rank ${rank} calls ${req.kind} of ${req.bytes} B as ${req.key}, but others called ${p.request.kind} of ${p.request.bytes} B`,
+      );
     }
     if (this.isDead(rank)) return { key: req.key, rank };
     if (p.issued.has(rank)) throw new RangeError(`rank ${rank} issued ${req.key} twice`);
@@ -149,7 +177,8 @@ export class VirtualClocks {
   }
 
   private sendRecvSeconds(members: readonly number[], bytes: number): number {
-    if (members.length !== 2) throw new RangeError(`send-recv takes members [from, to], got [${members.join(', ')}]`);
+    if (members.length !== 2)
+      throw new RangeError(`send-recv takes members [from, to], got [${members.join(', ')}]`);
     return predictSendRecv(this.shape, members[0]!, members[1]!, bytes).seconds;
   }
 
@@ -170,9 +199,15 @@ export class VirtualClocks {
     const issuedAt = p.issued.get(handle.rank)?.ready ?? this.state(handle.rank).clock.now;
     if (p.end === undefined) {
       const missing = p.request.members.filter((r) => !p.issued.has(r));
-      if (missing.some((r) => this.isDead(r))) throw new CollectiveTimeoutError(handle.key, missing, issuedAt + timeout, timeout);
-      if (missing.length > 0) throw new RangeError(`collective ${handle.key} is still waiting for rank(s) ${missing.join(', ')} to arrive`);
-      throw new RangeError(`collective ${handle.key} is queued behind communication that has not completed`);
+      if (missing.some((r) => this.isDead(r)))
+        throw new CollectiveTimeoutError(handle.key, missing, issuedAt + timeout, timeout);
+      if (missing.length > 0)
+        throw new RangeError(
+          `collective ${handle.key} is still waiting for rank(s) ${missing.join(', ')} to arrive`,
+        );
+      throw new RangeError(
+        `collective ${handle.key} is queued behind communication that has not completed`,
+      );
     }
     if (p.end - issuedAt > timeout) {
       const late = [...p.arrivals!].filter(([, a]) => a > issuedAt + timeout).map(([r]) => r);
@@ -192,7 +227,7 @@ export class VirtualClocks {
 
   /** Completes every collective whose members have all issued it and finished what was queued before. */
   private settle(): void {
-    for (let progress = true; progress; ) {
+    for (let progress = true; progress;) {
       progress = false;
       for (const p of this.open) {
         if (p.issued.size < p.request.members.length) continue;
@@ -206,11 +241,19 @@ export class VirtualClocks {
 
   private complete(p: PendingCollective): void {
     // Streams complete in issue order, so each member's stream is free exactly when `after` ended.
-    const arrivals = [...p.issued].map(([rank, i]) => [rank, this.state(rank).clock.arrive(i.ready)] as const);
-    p.end = collectiveEnd(arrivals.map(([, a]) => a), p.duration);
+    const arrivals = [...p.issued].map(
+      ([rank, i]) => [rank, this.state(rank).clock.arrive(i.ready)] as const,
+    );
+    p.end = collectiveEnd(
+      arrivals.map(([, a]) => a),
+      p.duration,
+    );
     p.arrivals = new Map(arrivals);
     this.open.delete(p);
-    for (const [rank, arrival] of arrivals) this.timeline.push(this.state(rank).clock.finish(arrival, p.end, p.request.label, p.duration));
+    for (const [rank, arrival] of arrivals)
+      this.timeline.push(
+        this.state(rank).clock.finish(arrival, p.end, p.request.label, p.duration),
+      );
   }
 
   private allRanks(): number[] {
@@ -218,7 +261,8 @@ export class VirtualClocks {
   }
 
   private checkRank(rank: number): void {
-    if (!Number.isInteger(rank) || rank < 0 || rank >= this.world) throw new RangeError(`rank ${rank} is outside a world of ${this.world}`);
+    if (!Number.isInteger(rank) || rank < 0 || rank >= this.world)
+      throw new RangeError(`rank ${rank} is outside a world of ${this.world}`);
   }
 
   private state(rank: number): RankState {

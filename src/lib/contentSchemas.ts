@@ -46,12 +46,25 @@ const codeSchema = z.object({
   checks: z.string(),
 });
 
-export const exerciseSchema = z.discriminatedUnion('kind', [quantitySchema, choiceSchema, codeSchema]);
+export const exerciseSchema = z.discriminatedUnion('kind', [
+  quantitySchema,
+  choiceSchema,
+  codeSchema,
+]);
 
 /** Frontmatter of an interview question card; the body is the model answer. */
 export const questionSchema = z.object({
   question: z.string().min(10),
-  category: z.enum(['concepts', 'collectives', 'training', 'ddp', 'memory', 'fsdp', 'sizing', 'systems']),
+  category: z.enum([
+    'concepts',
+    'collectives',
+    'training',
+    'ddp',
+    'memory',
+    'fsdp',
+    'sizing',
+    'systems',
+  ]),
   difficulty: z.number().int().min(1).max(5),
   tags: z.array(z.string()).min(1),
   cover: coverSchema,

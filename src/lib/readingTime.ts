@@ -2,7 +2,9 @@
 export function readingMinutes(markdown: string): number {
   const prose = markdown
     .replace(/^---[\s\S]*?---/, '')
-    .replace(/```[\s\S]*?```/g, (block) => ' '.repeat(Math.ceil(block.split(/\s+/).length / 3)).replace(/ /g, 'w '))
+    .replace(/```[\s\S]*?```/g, (block) =>
+      ' '.repeat(Math.ceil(block.split(/\s+/).length / 3)).replace(/ /g, 'w '),
+    )
     .replace(/\$\$[\s\S]*?\$\$/g, ' w w w ')
     .replace(/^import .*$/gm, '')
     .replace(/<[^>]+>/g, ' ');

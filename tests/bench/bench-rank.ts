@@ -9,7 +9,8 @@ export interface RankPort {
   onMessage(handler: (message: BenchMessage) => void): void;
 }
 
-export type Method = 'ring' | 'two-shot' | 'auto' | 'auto-async' | 'postMessage' | 'tensor-auto' | 'tensor-ring';
+export type Method =
+  'ring' | 'two-shot' | 'auto' | 'auto-async' | 'postMessage' | 'tensor-auto' | 'tensor-ring';
 
 /** Timed loops per measurement: more for small payloads, whose loops are short and easily hit by other processes. */
 export const trialsFor = (bytes: number) => (bytes <= 65536 ? 7 : 3);
@@ -29,10 +30,13 @@ export function serveBenchRank(port: RankPort): void {
   let pmResolve: ((b: ArrayBuffer) => void) | null = null;
   let queue: Promise<void> = Promise.resolve();
 
-  const postMessageAllReduce = (data: Float32Array<ArrayBuffer>): Promise<Float32Array<ArrayBuffer>> => new Promise((resolve) => {
-    pmResolve = (b) => resolve(new Float32Array(b));
-    port.post({ type: 'pm-data', rank, buffer: data.buffer }, [data.buffer]);
-  });
+  const postMessageAllReduce = (
+    data: Float32Array<ArrayBuffer>,
+  ): Promise<Float32Array<ArrayBuffer>> =>
+    new Promise((resolve) => {
+      pmResolve = (b) => resolve(new Float32Array(b));
+      port.post({ type: 'pm-data', rank, buffer: data.buffer }, [data.buffer]);
+    });
 
   async function run(method: Method, bytes: number, iterations: number): Promise<number[]> {
     const c = raw!;
@@ -40,15 +44,22 @@ export function serveBenchRank(port: RankPort): void {
     let once: () => Promise<unknown>;
     if (method === 'postMessage') {
       let data = new Float32Array(len).fill(rank);
-      once = async () => { data = await postMessageAllReduce(data); };
+      once = async () => {
+        data = await postMessageAllReduce(data);
+      };
     } else if (method === 'tensor-auto' || method === 'tensor-ring') {
       const t = tf!.fill([len], rank + 1);
       const algorithm = method === 'tensor-ring' ? 'ring' : 'auto';
-      once = async () => { (await dist!.allReduce(t, { algorithm })).dispose(); };
+      once = async () => {
+        (await dist!.allReduce(t, { algorithm })).dispose();
+      };
     } else {
       new Float32Array(c.engine.bytes.buffer, c.engine.regionOffset(rank), len).fill(rank + 1);
       // auto-async: the waits yield to the event loop (Atomics.waitAsync), as overlapped DDP buckets do.
-      const opts = method === 'auto-async' ? { algorithm: 'auto' as const, async: true } : { algorithm: method };
+      const opts =
+        method === 'auto-async'
+          ? { algorithm: 'auto' as const, async: true }
+          : { algorithm: method };
       once = () => c.allReduceInRegion(len, 'float32', opts);
     }
     // Warm up the JIT and the caches as much as the timed loop will.
@@ -66,7 +77,10 @@ export function serveBenchRank(port: RankPort): void {
   }
 
   port.onMessage((m) => {
-    if (m.type === 'pm-result') { pmResolve?.(m.buffer); return; }
+    if (m.type === 'pm-result') {
+      pmResolve?.(m.buffer);
+      return;
+    }
     queue = queue.then(async () => {
       if (m.type === 'init') {
         rank = m.rank;

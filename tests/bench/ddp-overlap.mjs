@@ -48,19 +48,45 @@ console.log(${JSON.stringify(RECORD)} + JSON.stringify({ rank: dist.rank, times,
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** Runs the benchmark; returns median step times (ms) and their ratio. */
-export async function benchDdpOverlap({ worldSize = 4, steps = 6, sizes = [512, 512, 512, 512, 512, 512, 512, 512, 10], rows = 16, bucketCapMB = 1 } = {}) {
-  const { result, events } = await runProgram({ code: program({ sizes, rows, steps, bucketCapMB }), worldSize, backend: 'cpu', timeoutMs: 300_000 });
+export async function benchDdpOverlap({
+  worldSize = 4,
+  steps = 6,
+  sizes = [512, 512, 512, 512, 512, 512, 512, 512, 10],
+  rows = 16,
+  bucketCapMB = 1,
+} = {}) {
+  const { result, events } = await runProgram({
+    code: program({ sizes, rows, steps, bucketCapMB }),
+    worldSize,
+    backend: 'cpu',
+    timeoutMs: 300_000,
+  });
   const logs = events.filter((e) => e.type === 'log' || e.type === 'error');
-  if (!result.ok) throw new Error(`bench program failed: ${result.reason}\n${logs.map((e) => e.text ?? e.message).slice(-10).join('\n')}`);
-  const records = logs.filter((e) => e.type === 'log' && e.text.startsWith(RECORD)).map((e) => JSON.parse(e.text.slice(RECORD.length)));
+  if (!result.ok)
+    throw new Error(
+      `bench program failed: ${result.reason}\n${logs
+        .map((e) => e.text ?? e.message)
+        .slice(-10)
+        .join('\n')}`,
+    );
+  const records = logs
+    .filter((e) => e.type === 'log' && e.text.startsWith(RECORD))
+    .map((e) => JSON.parse(e.text.slice(RECORD.length)));
   // A step ends when the slowest rank ends, so take the per-step maximum over ranks.
-  const stepMax = (field, name) => records[0][field][name].map((_, i) => Math.max(...records.map((r) => r[field][name][i])));
+  const stepMax = (field, name) =>
+    records[0][field][name].map((_, i) => Math.max(...records.map((r) => r[field][name][i])));
   const overlapMs = median(stepMax('times', 'overlap'));
   const afterBackwardMs = median(stepMax('times', 'afterBackward'));
   return {
-    worldSize, params: records[0].params, buckets: records[0].buckets, bucketsLaunchedBeforeBackwardEnded: records[0].overlapped,
-    overlapMs, afterBackwardMs, ratio: afterBackwardMs / overlapMs,
-    exposedCommOverlapMs: median(stepMax('exposed', 'overlap')), exposedCommAfterBackwardMs: median(stepMax('exposed', 'afterBackward')),
+    worldSize,
+    params: records[0].params,
+    buckets: records[0].buckets,
+    bucketsLaunchedBeforeBackwardEnded: records[0].overlapped,
+    overlapMs,
+    afterBackwardMs,
+    ratio: afterBackwardMs / overlapMs,
+    exposedCommOverlapMs: median(stepMax('exposed', 'overlap')),
+    exposedCommAfterBackwardMs: median(stepMax('exposed', 'afterBackward')),
   };
 }
 
@@ -72,8 +98,14 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const r = await benchDdpOverlap({ worldSize: arg('world', 4), steps: arg('steps', 6) });
   if (process.argv.includes('--json')) console.log(JSON.stringify(r));
   else {
-    console.log(`ddp-overlap: ${r.worldSize} ranks, ${(r.params / 1e6).toFixed(2)}M params, ${r.buckets} buckets (${r.bucketsLaunchedBeforeBackwardEnded} launched before the backward ended)`);
-    console.log(`  bucketed + overlapped: ${r.overlapMs.toFixed(1)} ms/step   all-reduce after backward: ${r.afterBackwardMs.toFixed(1)} ms/step   speed-up ×${r.ratio.toFixed(2)}`);
-    console.log(`  communication exposed after the backward: ${r.exposedCommOverlapMs.toFixed(1)} ms overlapped vs ${r.exposedCommAfterBackwardMs.toFixed(1)} ms after backward`);
+    console.log(
+      `ddp-overlap: ${r.worldSize} ranks, ${(r.params / 1e6).toFixed(2)}M params, ${r.buckets} buckets (${r.bucketsLaunchedBeforeBackwardEnded} launched before the backward ended)`,
+    );
+    console.log(
+      `  bucketed + overlapped: ${r.overlapMs.toFixed(1)} ms/step   all-reduce after backward: ${r.afterBackwardMs.toFixed(1)} ms/step   speed-up ×${r.ratio.toFixed(2)}`,
+    );
+    console.log(
+      `  communication exposed after the backward: ${r.exposedCommOverlapMs.toFixed(1)} ms overlapped vs ${r.exposedCommAfterBackwardMs.toFixed(1)} ms after backward`,
+    );
   }
 }

@@ -21,22 +21,45 @@ const quick = args.has('--quick');
 const here = fileURLToPath(new URL('.', import.meta.url));
 const KB = 1024;
 const MB = 1024 * KB;
-const option = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3).split(',');
-const bytesOf = (s) => Number(s.replace(/[KM]$/i, '')) * (/M$/i.test(s) ? MB : /K$/i.test(s) ? KB : 1);
+const option = (name) =>
+  process.argv
+    .find((a) => a.startsWith(`--${name}=`))
+    ?.slice(name.length + 3)
+    .split(',');
+const bytesOf = (s) =>
+  Number(s.replace(/[KM]$/i, '')) * (/M$/i.test(s) ? MB : /K$/i.test(s) ? KB : 1);
 const plan = {
   worlds: option('worlds')?.map(Number) ?? [2, 4, 8],
-  sizes: option('sizes')?.map(bytesOf) ?? (quick ? [4 * KB, 64 * KB, 1 * MB, 16 * MB] : [4 * KB, 16 * KB, 64 * KB, 256 * KB, 1 * MB, 4 * MB, 16 * MB, 64 * MB]),
-  methods: option('methods') ?? ['ring', 'two-shot', 'auto', 'auto-async', 'postMessage', 'tensor-auto', 'tensor-ring'],
+  sizes:
+    option('sizes')?.map(bytesOf) ??
+    (quick
+      ? [4 * KB, 64 * KB, 1 * MB, 16 * MB]
+      : [4 * KB, 16 * KB, 64 * KB, 256 * KB, 1 * MB, 4 * MB, 16 * MB, 64 * MB]),
+  methods: option('methods') ?? [
+    'ring',
+    'two-shot',
+    'auto',
+    'auto-async',
+    'postMessage',
+    'tensor-auto',
+    'tensor-ring',
+  ],
   budgetBytes: quick ? 32 * MB : 128 * MB,
 };
 const log = (line) => console.log(line);
 
 async function benchNode() {
   return runAllReduceBench({
-    ...plan, environment: 'node', log,
+    ...plan,
+    environment: 'node',
+    log,
     spawn: () => {
       const w = new Worker(new URL('./node-bench-worker.ts', import.meta.url));
-      return { post: (m, t) => w.postMessage(m, t), onMessage: (h) => w.on('message', h), terminate: () => void w.terminate() };
+      return {
+        post: (m, t) => w.postMessage(m, t),
+        onMessage: (h) => w.on('message', h),
+        terminate: () => void w.terminate(),
+      };
     },
   });
 }
@@ -44,24 +67,49 @@ async function benchNode() {
 async function benchChromium() {
   const dir = mkdtempSync(join(tmpdir(), 'ranks-bench-'));
   await build({
-    entryPoints: { 'bench-page': join(here, 'browser/bench-page.ts'), 'bench-worker': join(here, 'browser/bench-worker.ts') },
-    bundle: true, format: 'esm', target: 'es2022', outdir: dir, logLevel: 'warning', define: { 'process.env.NODE_ENV': '"production"' },
+    entryPoints: {
+      'bench-page': join(here, 'browser/bench-page.ts'),
+      'bench-worker': join(here, 'browser/bench-worker.ts'),
+    },
+    bundle: true,
+    format: 'esm',
+    target: 'es2022',
+    outdir: dir,
+    logLevel: 'warning',
+    define: { 'process.env.NODE_ENV': '"production"' },
   });
-  writeFileSync(join(dir, 'index.html'), '<!doctype html><meta charset="utf-8"><title>Ranks all-reduce bench</title><script type="module" src="./bench-page.js"></script>');
+  writeFileSync(
+    join(dir, 'index.html'),
+    '<!doctype html><meta charset="utf-8"><title>Ranks all-reduce bench</title><script type="module" src="./bench-page.js"></script>',
+  );
   const port = 4480 + Math.floor(Math.random() * 15);
-  const server = spawn(process.execPath, [join(here, '../e2e/static-server.mjs'), dir, String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const server = spawn(
+    process.execPath,
+    [join(here, '../e2e/static-server.mjs'), dir, String(port)],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   await new Promise((resolve) => server.stdout.once('data', resolve));
   const browser = await chromium.launch(chromiumLaunchOptions());
   try {
     const page = await browser.newPage();
-    page.on('console', (m) => { if (m.type() === 'error') console.error(`[chromium] ${m.text()}`); else if (m.text().startsWith('chromium ')) console.log(m.text()); });
+    page.on('console', (m) => {
+      if (m.type() === 'error') console.error(`[chromium] ${m.text()}`);
+      else if (m.text().startsWith('chromium ')) console.log(m.text());
+    });
     page.on('pageerror', (e) => console.error(`[chromium] ${e.message}`));
     await page.goto(`http://127.0.0.1:${port}/index.html`);
     await page.waitForFunction(() => typeof window.runBench === 'function');
-    const info = await page.evaluate(() => ({ ua: navigator.userAgent, cores: navigator.hardwareConcurrency, isolated: crossOriginIsolated }));
+    const info = await page.evaluate(() => ({
+      ua: navigator.userAgent,
+      cores: navigator.hardwareConcurrency,
+      isolated: crossOriginIsolated,
+    }));
     log(`chromium: ${info.ua} — ${info.cores} cores, cross-origin isolated: ${info.isolated}`);
     page.setDefaultTimeout(0);
-    const rows = await page.evaluate((p) => window.runBench(p), { ...plan, environment: 'chromium' });
+    const rows = await page.evaluate((p) => window.runBench(p), {
+      ...plan,
+      environment: 'chromium',
+    });
     return { rows, userAgent: info.ua };
   } finally {
     await browser.close();
@@ -76,7 +124,9 @@ async function benchDdp() {
   try {
     const { benchDdpOverlap } = await import(file.href);
     const r = await benchDdpOverlap({ worldSize: 4, steps: quick ? 3 : 6 });
-    log(`ddp-overlap: overlap ${r.overlapMs.toFixed(1)} ms/step vs after-backward ${r.afterBackwardMs.toFixed(1)} ms/step (×${r.ratio.toFixed(2)})`);
+    log(
+      `ddp-overlap: overlap ${r.overlapMs.toFixed(1)} ms/step vs after-backward ${r.afterBackwardMs.toFixed(1)} ms/step (×${r.ratio.toFixed(2)})`,
+    );
     return r;
   } catch (err) {
     log(`ddp-overlap skipped: ${err instanceof Error ? err.message.split('\n')[0] : err}`);
@@ -90,7 +140,13 @@ const node = args.has('--browser-only') ? [] : await benchNode();
 const browser = args.has('--node-only') ? { rows: [], userAgent: '' } : await benchChromium();
 const ddp = args.has('--no-ddp') ? null : await benchDdp();
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GB RAM, Node ${process.version}${browser.userAgent ? `, ${browser.userAgent.match(/Chrome\/[\d.]+/)?.[0] ?? 'Chromium'}` : ''}; load average ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end (other processes share the cores)`;
-const markdown = formatResults({ rows: [...node, ...browser.rows], machine, quick, ddp, seconds: (Date.now() - started) / 1000 });
+const markdown = formatResults({
+  rows: [...node, ...browser.rows],
+  machine,
+  quick,
+  ddp,
+  seconds: (Date.now() - started) / 1000,
+});
 console.log(`\n${markdown}`);
 if (!args.has('--no-write')) {
   writeFileSync(new URL('./RESULTS.md', import.meta.url), markdown);

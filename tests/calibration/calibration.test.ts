@@ -3,13 +3,20 @@ import { calibrationMarkdown, calibrationRows, TOLERANCE } from './calibration-t
 import { FITTED_POINTS, PUBLISHED_POINTS, UNMODELLED_POINTS } from './published-points.ts';
 
 describe('calibration against published NCCL measurements', () => {
-  it.each(calibrationRows().map((r) => [r.point.id, r] as const))('%s is within tolerance', (_id, r) => {
-    expect(Math.abs(r.error), `published ${r.point.published}, predicted ${r.predicted.toFixed(2)} (${r.point.source})`).toBeLessThanOrEqual(r.tolerance);
-  });
+  it.each(calibrationRows().map((r) => [r.point.id, r] as const))(
+    '%s is within tolerance',
+    (_id, r) => {
+      expect(
+        Math.abs(r.error),
+        `published ${r.point.published}, predicted ${r.predicted.toFixed(2)} (${r.point.source})`,
+      ).toBeLessThanOrEqual(r.tolerance);
+    },
+  );
 
   it('holds bandwidth points to ±25 % and latency points to ±50 %, and has both kinds on one and several nodes', () => {
     expect(TOLERANCE).toEqual({ bandwidth: 0.25, latency: 0.5 });
-    const kinds = (k: string, multi: boolean) => PUBLISHED_POINTS.filter((p) => p.kind === k && (p.model.nodes > 1) === multi).length;
+    const kinds = (k: string, multi: boolean) =>
+      PUBLISHED_POINTS.filter((p) => p.kind === k && p.model.nodes > 1 === multi).length;
     expect(kinds('bandwidth', false)).toBeGreaterThanOrEqual(3);
     expect(kinds('bandwidth', true)).toBeGreaterThanOrEqual(3);
     expect(kinds('latency', false)).toBeGreaterThanOrEqual(1);
@@ -34,6 +41,7 @@ describe('calibration against published NCCL measurements', () => {
 
   it('prints a table with every point', () => {
     const table = calibrationMarkdown();
-    for (const p of [...PUBLISHED_POINTS, ...FITTED_POINTS, ...UNMODELLED_POINTS]) expect(table).toContain(p.id);
+    for (const p of [...PUBLISHED_POINTS, ...FITTED_POINTS, ...UNMODELLED_POINTS])
+      expect(table).toContain(p.id);
   });
 });

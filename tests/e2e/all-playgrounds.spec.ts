@@ -4,10 +4,15 @@ import { chapterFiles, labSources, rawEmbeds } from '../playgroundManifest';
 // Every playground the book embeds must run in the browser and print what its page promises; the list of
 // pages and how many playgrounds each holds come from the one playground manifest.
 const chapterPath = (f: string) => `/chapters/${f.replace(/^\d+-/, '').replace(/\.mdx$/, '')}/`;
-const pages = [...chapterFiles().map((f) => ({ path: chapterPath(f), embeds: rawEmbeds(f).length })), { path: '/lab/collectives/', embeds: labSources().length }];
+const pages = [
+  ...chapterFiles().map((f) => ({ path: chapterPath(f), embeds: rawEmbeds(f).length })),
+  { path: '/lab/collectives/', embeds: labSources().length },
+];
 
 for (const { path, embeds } of pages) {
-  test(`every playground on ${path} runs and prints its expected lines on every rank`, async ({ page }) => {
+  test(`every playground on ${path} runs and prints its expected lines on every rank`, async ({
+    page,
+  }) => {
     test.setTimeout(600_000);
     await page.goto(path);
     const playgrounds = page.locator('[data-playground]');
@@ -18,10 +23,20 @@ for (const { path, embeds } of pages) {
       const expected = JSON.parse((await root.getAttribute('data-expect')) ?? '[]') as string[];
       const world = Number(await root.getAttribute('data-world'));
       await root.getByRole('button', { name: 'Run' }).click();
-      await expect(root.locator('[data-status]'), `${path} playground ${i}`).toContainText(/Finished|Failed|Timed out|syntax error/, { timeout: 240_000 });
-      await expect(root.locator('[data-status]'), `${path} playground ${i}: ${await root.locator('.pg-output').textContent()}`).toContainText('Finished');
+      await expect(root.locator('[data-status]'), `${path} playground ${i}`).toContainText(
+        /Finished|Failed|Timed out|syntax error/,
+        { timeout: 240_000 },
+      );
+      await expect(
+        root.locator('[data-status]'),
+        `${path} playground ${i}: ${await root.locator('.pg-output').textContent()}`,
+      ).toContainText('Finished');
       for (let r = 0; r < world; r++) {
-        for (const line of expected) await expect(root.locator(`[data-rank="${r}"]`), `${path} playground ${i} rank ${r}`).toContainText(line);
+        for (const line of expected)
+          await expect(
+            root.locator(`[data-rank="${r}"]`),
+            `${path} playground ${i} rank ${r}`,
+          ).toContainText(line);
       }
     }
   });

@@ -7,21 +7,39 @@ import { firstChapterPath } from './pages';
 
 // Whatever browser the rest of the suite uses, prove on every run that the Chromium npm installed works:
 // a machine with no system Chromium runs `npm test` on it.
-test('the Chromium from npm runs a playground: 4 rank workers over one SharedArrayBuffer, cross-origin isolated', async ({ baseURL }) => {
-  test.skip(process.platform !== 'linux' || process.arch !== 'x64', '@sparticuz/chromium ships a Linux x64 binary only');
+test('the Chromium from npm runs a playground: 4 rank workers over one SharedArrayBuffer, cross-origin isolated', async ({
+  baseURL,
+}) => {
+  test.skip(
+    process.platform !== 'linux' || process.arch !== 'x64',
+    '@sparticuz/chromium ships a Linux x64 binary only',
+  );
   test.setTimeout(120_000); // the first run unpacks the browser (a few seconds)
-  const pkg = join(dirname(createRequire(import.meta.url).resolve('@sparticuz/chromium')), '..', 'package.json');
-  const major = (JSON.parse(readFileSync(pkg, 'utf8')) as { version: string }).version.split('.')[0];
-  const browser = await chromium.launch(chromiumLaunchOptions([], { ...process.env, RANKS_CHROMIUM: 'bundled' }));
+  const pkg = join(
+    dirname(createRequire(import.meta.url).resolve('@sparticuz/chromium')),
+    '..',
+    'package.json',
+  );
+  const major = (JSON.parse(readFileSync(pkg, 'utf8')) as { version: string }).version.split(
+    '.',
+  )[0];
+  const browser = await chromium.launch(
+    chromiumLaunchOptions([], { ...process.env, RANKS_CHROMIUM: 'bundled' }),
+  );
   try {
     expect(browser.version().split('.')[0]).toBe(major);
     const page = await browser.newPage({ baseURL });
     await page.goto(firstChapterPath);
-    expect(await page.evaluate(() => crossOriginIsolated && typeof SharedArrayBuffer === 'function')).toBe(true);
+    expect(
+      await page.evaluate(() => crossOriginIsolated && typeof SharedArrayBuffer === 'function'),
+    ).toBe(true);
     const root = page.locator('[data-playground]').first();
     await root.getByRole('button', { name: 'Run' }).click();
     await expect(root.locator('[data-status]')).toContainText('Finished', { timeout: 60_000 });
-    for (let r = 0; r < 4; r++) await expect(root.locator(`[data-rank="${r}"]`)).toContainText('matches the full-batch gradient: true');
+    for (let r = 0; r < 4; r++)
+      await expect(root.locator(`[data-rank="${r}"]`)).toContainText(
+        'matches the full-batch gradient: true',
+      );
   } finally {
     await browser.close();
   }

@@ -3,7 +3,11 @@ import { test, expect, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { chapterPaths } from './pages';
 import { ringAllReduceSchedule, ringFrames } from '../../src/lib/figures/ringSchedule';
-import { scalingCurve, defaultScalingInputs, SCALING_DEFAULTS } from '../../src/lib/figures/scalingModel';
+import {
+  scalingCurve,
+  defaultScalingInputs,
+  SCALING_DEFAULTS,
+} from '../../src/lib/figures/scalingModel';
 import { fmtPercent, fmtSeconds } from '../../src/lib/figures/formatQuantities';
 import { PRIMARY_SOURCES, SOURCE_MAP } from '../../src/lib/sourceMap';
 
@@ -21,17 +25,31 @@ test('every chapter renders its math with KaTeX and no parse errors', async ({ p
 
 /** Cell texts of the ring grid, row by row. */
 async function gridCells(page: Page): Promise<string[][]> {
-  return page.locator('ranks-ring-allreduce .ring-grid tbody tr').evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.firstChild?.textContent ?? '')));
+  return page
+    .locator('ranks-ring-allreduce .ring-grid tbody tr')
+    .evaluateAll((rows) =>
+      rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.firstChild?.textContent ?? '')),
+    );
 }
 
 /** What the grid should show for frame `step`, from the figure module. */
 function expectedCells(n: number, step: number): string[][] {
   const frame = ringFrames(n, ringAllReduceSchedule(n, 4096))[step]!;
   const full = (1 << n) - 1;
-  return frame.map((row) => row.map((mask) => (mask === full ? 'all ✓' : Array.from({ length: n }, (_, r) => r).filter((r) => mask & (1 << r)).join('+'))));
+  return frame.map((row) =>
+    row.map((mask) =>
+      mask === full
+        ? 'all ✓'
+        : Array.from({ length: n }, (_, r) => r)
+            .filter((r) => mask & (1 << r))
+            .join('+'),
+    ),
+  );
 }
 
-test('ring all-reduce animation steps by button and keyboard through the schedule', async ({ page }) => {
+test('ring all-reduce animation steps by button and keyboard through the schedule', async ({
+  page,
+}) => {
   await page.goto(COLLECTIVES);
   const w = page.locator('ranks-ring-allreduce');
   await w.scrollIntoViewIfNeeded();
@@ -72,7 +90,9 @@ test('ring all-reduce animation steps by button and keyboard through the schedul
   expect(await gridCells(page)).toEqual(expectedCells(6, 10));
 });
 
-test('ring animation respects reduced motion and renders its first frame without JavaScript', async ({ browser }) => {
+test('ring animation respects reduced motion and renders its first frame without JavaScript', async ({
+  browser,
+}) => {
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
   await page.goto(COLLECTIVES);
@@ -82,12 +102,17 @@ test('ring animation respects reduced motion and renders its first frame without
   const reduced = await browser.newContext({ reducedMotion: 'reduce' });
   const p2 = await reduced.newPage();
   await p2.goto(COLLECTIVES);
-  const transition = await p2.locator('ranks-ring-allreduce .ring-cell').first().evaluate((el) => getComputedStyle(el).transitionDuration);
+  const transition = await p2
+    .locator('ranks-ring-allreduce .ring-cell')
+    .first()
+    .evaluate((el) => getComputedStyle(el).transitionDuration);
   expect(transition).toBe('0s');
   await reduced.close();
 });
 
-test('scaling plot prints the α–β model and measures a real run on 1, 2 and 4 ranks', async ({ page }) => {
+test('scaling plot prints the α–β model and measures a real run on 1, 2 and 4 ranks', async ({
+  page,
+}) => {
   test.setTimeout(240_000);
   await page.goto(FROM_SCRATCH);
   const w = page.locator('ranks-scaling-plot');
@@ -95,7 +120,13 @@ test('scaling plot prints the α–β model and measures a real run on 1, 2 and 
   const rows = w.locator('.sc-table tbody tr');
   await expect(rows).toHaveCount(curve.length);
   for (const [i, p] of curve.entries()) {
-    await expect(rows.nth(i).locator('td')).toHaveText([String(p.n), fmtSeconds(p.commSeconds), p.throughput.toFixed(0), p.ideal.toFixed(0), fmtPercent(p.efficiency)]);
+    await expect(rows.nth(i).locator('td')).toHaveText([
+      String(p.n),
+      fmtSeconds(p.commSeconds),
+      p.throughput.toFixed(0),
+      p.ideal.toFixed(0),
+      fmtPercent(p.efficiency),
+    ]);
   }
   await expect(w.locator('[data-model-chart] path')).toHaveCount(2);
   await expect(w.locator('figcaption')).toContainText(fmtPercent(curve.at(-1)!.efficiency));
@@ -106,32 +137,49 @@ test('scaling plot prints the α–β model and measures a real run on 1, 2 and 
 
   await w.getByRole('button', { name: /Measure on this machine/ }).click();
   await expect(w.locator('[data-measure-status]')).toContainText('Done:', { timeout: 200_000 });
-  const measured = JSON.parse((await w.getAttribute('data-measured'))!) as { n: number; y: number }[];
+  const measured = JSON.parse((await w.getAttribute('data-measured'))!) as {
+    n: number;
+    y: number;
+  }[];
   expect(measured.map((p) => p.n)).toEqual([1, 2, 4]);
   for (const p of measured) expect(p.y).toBeGreaterThan(0);
   await expect(w.locator('[data-measured-chart] circle')).toHaveCount(6);
 });
 
-test('chapters 2 and 3 and the sources page pass axe-core in light and dark themes', async ({ page }) => {
+test('chapters 2 and 3 and the sources page pass axe-core in light and dark themes', async ({
+  page,
+}) => {
   test.setTimeout(300_000);
   for (const theme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: theme });
     for (const path of [COLLECTIVES, FROM_SCRATCH, '/sources/']) {
       await page.goto(path);
       const results = await new AxeBuilder({ page }).analyze();
-      expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), `${theme} ${path}`).toEqual([]);
+      expect(
+        results.violations.map(
+          (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+        ),
+        `${theme} ${path}`,
+      ).toEqual([]);
     }
   }
 });
 
-test('chapters 2 and 3 ship under 20 KB of JavaScript (gzip) before interaction', async ({ page }) => {
+test('chapters 2 and 3 ship under 20 KB of JavaScript (gzip) before interaction', async ({
+  page,
+}) => {
   for (const path of [COLLECTIVES, FROM_SCRATCH]) {
     const scripts: Promise<number>[] = [];
-    const listener = (r: import('@playwright/test').Response) => { if (r.request().resourceType() === 'script') scripts.push(r.body().then((b) => gzipSync(b).length)); };
+    const listener = (r: import('@playwright/test').Response) => {
+      if (r.request().resourceType() === 'script')
+        scripts.push(r.body().then((b) => gzipSync(b).length));
+    };
     page.on('response', listener);
     await page.goto(path, { waitUntil: 'networkidle' });
     page.off('response', listener);
-    const inline = await page.locator('script:not([src]):not([type="text/plain"]):not([type="application/json"])').evaluateAll((s) => s.map((x) => x.textContent ?? '').join('\n'));
+    const inline = await page
+      .locator('script:not([src]):not([type="text/plain"]):not([type="application/json"])')
+      .evaluateAll((s) => s.map((x) => x.textContent ?? '').join('\n'));
     const total = (await Promise.all(scripts)).reduce((a, b) => a + b, 0) + gzipSync(inline).length;
     console.log(`${path}: ${(total / 1024).toFixed(1)} KB gzip of JavaScript`);
     expect(total, path).toBeLessThan(20 * 1024);
@@ -140,10 +188,14 @@ test('chapters 2 and 3 ship under 20 KB of JavaScript (gzip) before interaction'
 
 test('the sources page links every source topic to a heading that exists', async ({ page }) => {
   await page.goto('/sources/');
-  const topicLinks = await page.locator('[data-source-topics] td a').evaluateAll((as) => as.map((a) => a.getAttribute('href')!));
+  const topicLinks = await page
+    .locator('[data-source-topics] td a')
+    .evaluateAll((as) => as.map((a) => a.getAttribute('href')!));
   expect(topicLinks).toHaveLength(SOURCE_MAP.reduce((a, d) => a + d.topics.length, 0));
   // The primary-source table links each claim to its chapter section too (its other links leave the site).
-  const claimLinks = await page.locator('[data-primary-sources] td a[href^="/"]').evaluateAll((as) => as.map((a) => a.getAttribute('href')!));
+  const claimLinks = await page
+    .locator('[data-primary-sources] td a[href^="/"]')
+    .evaluateAll((as) => as.map((a) => a.getAttribute('href')!));
   expect(claimLinks).toHaveLength(PRIMARY_SOURCES.length);
   const links = [...topicLinks, ...claimLinks];
   const byPage = new Map<string, Set<string>>();
@@ -151,7 +203,10 @@ test('the sources page links every source topic to a heading that exists', async
     const [path, anchor] = href.split('#') as [string, string];
     if (!byPage.has(path)) {
       await page.goto(path);
-      byPage.set(path, new Set(await page.locator('main [id]').evaluateAll((els) => els.map((e) => e.id))));
+      byPage.set(
+        path,
+        new Set(await page.locator('main [id]').evaluateAll((els) => els.map((e) => e.id))),
+      );
     }
     expect([...byPage.get(path)!], href).toContain(decodeURIComponent(anchor));
   }

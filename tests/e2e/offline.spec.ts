@@ -9,18 +9,28 @@ import { startStaticHost, type HostMode } from './static-host';
 import { contentSecurityPolicy } from '../../src/lib/site/hostHeaders.mjs';
 
 const dist = process.env.RANKS_DIST ?? 'dist';
-const buildId = (root: string) => readFileSync(join(root, 'isolation-sw.js'), 'utf8').match(/"id":"([0-9a-f]+)"/)![1]!;
+const buildId = (root: string) =>
+  readFileSync(join(root, 'isolation-sw.js'), 'utf8').match(/"id":"([0-9a-f]+)"/)![1]!;
 
 /** Waits until the service worker controls the page and holds the page and every file it loaded. */
 async function savedForOffline(page: Page) {
-  await expect.poll(() => page.evaluate(async () => {
-    if (!navigator.serviceWorker.controller) return 'not controlled yet';
-    const name = (await caches.keys()).find((n) => n.startsWith('ranks-'));
-    if (!name) return 'no cache yet';
-    const saved = new Set((await (await caches.open(name)).keys()).map((r) => r.url));
-    const loaded = performance.getEntriesByType('resource').map((e) => e.name).filter((u) => u.startsWith(location.origin));
-    return [location.href, ...loaded].filter((u) => !saved.has(u.split(/[?#]/)[0]!));
-  }), { timeout: 30_000 }).toEqual([]);
+  await expect
+    .poll(
+      () =>
+        page.evaluate(async () => {
+          if (!navigator.serviceWorker.controller) return 'not controlled yet';
+          const name = (await caches.keys()).find((n) => n.startsWith('ranks-'));
+          if (!name) return 'no cache yet';
+          const saved = new Set((await (await caches.open(name)).keys()).map((r) => r.url));
+          const loaded = performance
+            .getEntriesByType('resource')
+            .map((e) => e.name)
+            .filter((u) => u.startsWith(location.origin));
+          return [location.href, ...loaded].filter((u) => !saved.has(u.split(/[?#]/)[0]!));
+        }),
+      { timeout: 30_000 },
+    )
+    .toEqual([]);
 }
 
 /** Opens the editor (Monaco) and runs chapter 1's playground on 4 rank workers over one SharedArrayBuffer. */
@@ -30,7 +40,10 @@ async function runChapterOnePlayground(page: Page) {
   await expect(root.locator('.monaco-editor')).toBeVisible({ timeout: 30_000 });
   await root.getByRole('button', { name: 'Run' }).click();
   await expect(root.locator('[data-status]')).toContainText('Finished', { timeout: 60_000 });
-  for (let r = 0; r < 4; r++) await expect(root.locator(`[data-rank="${r}"]`)).toContainText('matches the full-batch gradient: true');
+  for (let r = 0; r < 4; r++)
+    await expect(root.locator(`[data-rank="${r}"]`)).toContainText(
+      'matches the full-batch gradient: true',
+    );
 }
 
 async function goOffline(context: BrowserContext, stopHost: () => Promise<void>) {
@@ -44,7 +57,9 @@ const hosts: [HostMode, string][] = [
 ];
 
 for (const [mode, label] of hosts) {
-  test(`on ${label}: isolated, the playground runs, then offline the chapter reads, searches and runs again`, async ({ browser }) => {
+  test(`on ${label}: isolated, the playground runs, then offline the chapter reads, searches and runs again`, async ({
+    browser,
+  }) => {
     test.setTimeout(180_000);
     const host = await startStaticHost(mode);
     const context = await browser.newContext({ baseURL: host.url });
@@ -57,23 +72,39 @@ for (const [mode, label] of hosts) {
         expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
       } else {
         expect(first?.headers()['cross-origin-embedder-policy']).toBeUndefined();
-        await page.waitForFunction(() => crossOriginIsolated === true, undefined, { timeout: 30_000 });
+        await page.waitForFunction(() => crossOriginIsolated === true, undefined, {
+          timeout: 30_000,
+        });
       }
       await savedForOffline(page);
       // Either way the page's files carry the site's CSP: from _headers, or added by the service worker.
-      expect(await page.evaluate(async () => (await fetch(location.href)).headers.get('content-security-policy'))).toBe(contentSecurityPolicy);
+      expect(
+        await page.evaluate(async () =>
+          (await fetch(location.href)).headers.get('content-security-policy'),
+        ),
+      ).toBe(contentSecurityPolicy);
       await runChapterOnePlayground(page);
 
       await goOffline(context, host.stop);
       await page.reload();
-      expect(await page.evaluate(() => crossOriginIsolated && typeof SharedArrayBuffer === 'function')).toBe(true);
+      expect(
+        await page.evaluate(() => crossOriginIsolated && typeof SharedArrayBuffer === 'function'),
+      ).toBe(true);
       await expect(page.getByRole('heading', { level: 1 })).toContainText(/data parallelism/i);
       await expect(page.locator('.katex-display').first()).toBeVisible();
-      expect(await page.evaluate(async () => { await document.fonts.ready; return document.fonts.check('16px KaTeX_Main'); })).toBe(true);
+      expect(
+        await page.evaluate(async () => {
+          await document.fonts.ready;
+          return document.fonts.check('16px KaTeX_Main');
+        }),
+      ).toBe(true);
 
       await page.getByRole('button', { name: /search/i }).click();
       await page.getByRole('searchbox').fill('banquet');
-      await expect(page.locator('ranks-site-search .results a').first()).toHaveAttribute('href', new RegExp(firstChapterPath));
+      await expect(page.locator('ranks-site-search .results a').first()).toHaveAttribute(
+        'href',
+        new RegExp(firstChapterPath),
+      );
       await page.keyboard.press('Escape');
 
       await runChapterOnePlayground(page);
@@ -91,7 +122,9 @@ for (const [mode, label] of hosts) {
   });
 }
 
-test('a new deploy reaches a returning reader on the next online visit, and the old build’s cache is dropped', async ({ browser }) => {
+test('a new deploy reaches a returning reader on the next online visit, and the old build’s cache is dropped', async ({
+  browser,
+}) => {
   test.setTimeout(120_000);
   const root = mkdtempSync(join(tmpdir(), 'ranks-deploy-'));
   cpSync(dist, root, { recursive: true });
@@ -106,14 +139,19 @@ test('a new deploy reaches a returning reader on the next online visit, and the 
 
     // Deploy a new build: the chapter changes, and so does the worker's build id.
     const chapter = join(root, 'chapters/what-is-data-parallelism/index.html');
-    writeFileSync(chapter, readFileSync(chapter, 'utf8').replace(/<\/h1>/, ' (second edition)</h1>'));
+    writeFileSync(
+      chapter,
+      readFileSync(chapter, 'utf8').replace(/<\/h1>/, ' (second edition)</h1>'),
+    );
     const newId = 'f'.repeat(16);
     const worker = join(root, 'isolation-sw.js');
     writeFileSync(worker, readFileSync(worker, 'utf8').replace(oldId, newId));
 
     await page.reload();
     await expect(page.getByRole('heading', { level: 1 })).toContainText('second edition');
-    await expect.poll(() => page.evaluate(() => caches.keys()), { timeout: 30_000 }).toEqual([`ranks-${newId}`]);
+    await expect
+      .poll(() => page.evaluate(() => caches.keys()), { timeout: 30_000 })
+      .toEqual([`ranks-${newId}`]);
     await savedForOffline(page);
 
     await goOffline(context, host.stop);
@@ -126,23 +164,40 @@ test('a new deploy reaches a returning reader on the next online visit, and the 
   }
 });
 
-test('Chromium finds the book installable: manifest, icons, service worker and theme colours', async ({ baseURL }) => {
+test('Chromium finds the book installable: manifest, icons, service worker and theme colours', async ({
+  baseURL,
+}) => {
   // Playwright's contexts are incognito, where Chromium never offers installation: use a real profile.
   const profile = mkdtempSync(join(tmpdir(), 'ranks-profile-'));
-  const context = await chromium.launchPersistentContext(profile, { ...chromiumLaunchOptions(), baseURL });
+  const context = await chromium.launchPersistentContext(profile, {
+    ...chromiumLaunchOptions(),
+    baseURL,
+  });
   try {
     const page = context.pages()[0] ?? (await context.newPage());
     await page.goto('/');
-    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 });
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, {
+      timeout: 30_000,
+    });
     const cdp = await page.context().newCDPSession(page);
     const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors');
     expect(installabilityErrors).toEqual([]);
     const { errors, data } = await cdp.send('Page.getAppManifest');
     expect(errors).toEqual([]);
-    const manifest = JSON.parse(data!) as { start_url: string; display: string; short_name: string; icons: { src: string; sizes: string; type: string; purpose: string }[] };
+    const manifest = JSON.parse(data!) as {
+      start_url: string;
+      display: string;
+      short_name: string;
+      icons: { src: string; sizes: string; type: string; purpose: string }[];
+    };
     expect(manifest).toMatchObject({ start_url: '/', display: 'standalone', short_name: 'Ranks' });
     const pngs = manifest.icons.filter((i) => i.type === 'image/png');
-    expect(pngs.map((i) => `${i.sizes} ${i.purpose}`).sort()).toEqual(['192x192 any', '192x192 maskable', '512x512 any', '512x512 maskable']);
+    expect(pngs.map((i) => `${i.sizes} ${i.purpose}`).sort()).toEqual([
+      '192x192 any',
+      '192x192 maskable',
+      '512x512 any',
+      '512x512 maskable',
+    ]);
     for (const icon of pngs) {
       const size = await page.evaluate(async (src) => {
         const bitmap = await createImageBitmap(await (await fetch(src)).blob());
@@ -155,7 +210,9 @@ test('Chromium finds the book installable: manifest, icons, service worker and t
       await page.emulateMedia({ colorScheme: scheme });
       await page.reload();
       const [meta, body] = await page.evaluate(() => {
-        const content = [...document.querySelectorAll<HTMLMetaElement>('meta[name="theme-color"]')].find((m) => matchMedia(m.media).matches)!.content;
+        const content = [
+          ...document.querySelectorAll<HTMLMetaElement>('meta[name="theme-color"]'),
+        ].find((m) => matchMedia(m.media).matches)!.content;
         const probe = document.createElement('div');
         probe.style.color = content;
         document.body.append(probe);

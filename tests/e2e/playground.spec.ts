@@ -7,16 +7,22 @@ test.describe('chapter 1 playground', () => {
     await page.goto(firstChapterPath);
   });
 
-  test('before interaction it is a static listing: no editor, no workers, no tfjs', async ({ page }) => {
+  test('before interaction it is a static listing: no editor, no workers, no tfjs', async ({
+    page,
+  }) => {
     const requests: string[] = [];
     page.on('request', (r) => requests.push(r.url()));
     await page.reload({ waitUntil: 'networkidle' });
     await expect(pg(page).locator('[data-listing] pre')).toContainText('dist.allReduce');
     await expect(pg(page).locator('.monaco-editor')).toHaveCount(0);
-    expect(requests.filter((u) => /editor\.api|browser-worker|workbench|ts\.worker/.test(u))).toEqual([]);
+    expect(
+      requests.filter((u) => /editor\.api|browser-worker|workbench|ts\.worker/.test(u)),
+    ).toEqual([]);
   });
 
-  test('Run: all four rank panes show the same averaged gradient, labelled with their backend', async ({ page }) => {
+  test('Run: all four rank panes show the same averaged gradient, labelled with their backend', async ({
+    page,
+  }) => {
     const root = pg(page);
     await root.getByRole('button', { name: 'Run' }).click();
     await expect(root.locator('[data-status]')).toContainText('Finished', { timeout: 60_000 });
@@ -40,17 +46,29 @@ test.describe('chapter 1 playground', () => {
     const root = pg(page);
     await root.locator('[data-listing]').click();
     await expect(root.locator('.monaco-editor')).toBeVisible({ timeout: 30_000 });
-    await setCode(page, root, "import { dist } from 'ranks';\nconsole.log('hello from', dist.rank);\nconst broken = ;\n");
+    await setCode(
+      page,
+      root,
+      "import { dist } from 'ranks';\nconsole.log('hello from', dist.rank);\nconst broken = ;\n",
+    );
     await root.getByRole('button', { name: 'Run' }).click();
     await expect(root.locator('.pg-notice.error')).toContainText('line 3');
     await expect(root.locator('.monaco-editor .squiggly-error')).toHaveCount(1);
-    await setCode(page, root, "import { dist } from 'ranks';\nconsole.log('hello from', dist.rank);\n");
+    await setCode(
+      page,
+      root,
+      "import { dist } from 'ranks';\nconsole.log('hello from', dist.rank);\n",
+    );
     await root.getByRole('button', { name: 'Run' }).click();
-    await expect(root.locator('[data-rank="2"]')).toContainText('hello from 2', { timeout: 30_000 });
+    await expect(root.locator('[data-rank="2"]')).toContainText('hello from 2', {
+      timeout: 30_000,
+    });
     await expect(root.locator('.pg-notice.error')).toHaveCount(0);
   });
 
-  test('Stop ends while (true) {} within a second and the page stays responsive', async ({ page }) => {
+  test('Stop ends while (true) {} within a second and the page stays responsive', async ({
+    page,
+  }) => {
     const root = pg(page);
     await root.locator('[data-listing]').click();
     await expect(root.locator('.monaco-editor')).toBeVisible({ timeout: 30_000 });
@@ -65,7 +83,9 @@ test.describe('chapter 1 playground', () => {
     await expect(root.getByRole('button', { name: 'Run' })).toBeEnabled();
   });
 
-  test('edits persist across reloads, show a marker, and Reset restores the original', async ({ page }) => {
+  test('edits persist across reloads, show a marker, and Reset restores the original', async ({
+    page,
+  }) => {
     const root = pg(page);
     await root.locator('[data-listing]').click();
     await expect(root.locator('.monaco-editor')).toBeVisible({ timeout: 30_000 });
@@ -74,14 +94,17 @@ test.describe('chapter 1 playground', () => {
     await page.reload();
     await expect(pg(page).locator('[data-edited]')).toBeVisible();
     await pg(page).locator('[data-listing]').click();
-    await expect(pg(page).locator('.monaco-editor')).toContainText("my edit", { timeout: 30_000 });
+    await expect(pg(page).locator('.monaco-editor')).toContainText('my edit', { timeout: 30_000 });
     page.once('dialog', (d) => d.accept());
     await pg(page).getByRole('button', { name: 'Reset' }).click();
     await expect(pg(page).locator('.monaco-editor')).toContainText('Four ranks, one linear model');
     await expect(pg(page).locator('[data-edited]')).toBeHidden();
   });
 
-  test('Share makes a link that reopens the edited code without running it', async ({ page, context }) => {
+  test('Share makes a link that reopens the edited code without running it', async ({
+    page,
+    context,
+  }) => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     const root = pg(page);
     await root.locator('[data-listing]').click();
@@ -95,7 +118,9 @@ test.describe('chapter 1 playground', () => {
     await other.evaluate(() => localStorage.clear()).catch(() => {});
     await other.goto(url);
     const shared = pg(other);
-    await expect(shared.locator('.monaco-editor')).toContainText('shared code ran', { timeout: 30_000 });
+    await expect(shared.locator('.monaco-editor')).toContainText('shared code ran', {
+      timeout: 30_000,
+    });
     await expect(shared.locator('[data-status]')).toContainText('has not run');
     await expect(shared.locator('[data-rank]')).toHaveCount(0);
     await other.close();
@@ -110,8 +135,10 @@ test.describe('chapter 1 playground', () => {
     await expect(page.locator('.suggest-widget')).toContainText('allReduce', { timeout: 30_000 });
     // Hover docs and type errors come from the same generated typings.
     await page.keyboard.press('Escape');
-    await page.keyboard.insertText("allReduce(42);\n");
-    await expect(root.locator('.monaco-editor .squiggly-error')).toHaveCount(1, { timeout: 30_000 });
+    await page.keyboard.insertText('allReduce(42);\n');
+    await expect(root.locator('.monaco-editor .squiggly-error')).toHaveCount(1, {
+      timeout: 30_000,
+    });
   });
 });
 
@@ -125,6 +152,15 @@ test('an opened playground with output passes axe in light and dark themes', asy
     await expect(root.locator('[data-status]')).toContainText('Finished', { timeout: 60_000 });
     await root.locator('.pg-timeline summary').click();
     const results = await new AxeBuilder({ page }).include('[data-playground]').analyze();
-    expect(results.violations.map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`), theme).toEqual([]);
+    expect(
+      results.violations.map(
+        (v) =>
+          `${v.id}: ${v.nodes
+            .slice(0, 3)
+            .map((n) => n.target.join(' '))
+            .join(', ')}`,
+      ),
+      theme,
+    ).toEqual([]);
   }
 });

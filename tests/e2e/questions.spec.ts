@@ -1,7 +1,9 @@
 import { test, expect } from '@playwright/test';
 
 test.describe('interview questions', () => {
-  test('numeric exercise: wrong unit, then wrong value, then right; the model answer unlocks', async ({ page }) => {
+  test('numeric exercise: wrong unit, then wrong value, then right; the model answer unlocks', async ({
+    page,
+  }) => {
     await page.goto('/questions/gradient-bytes-per-step/');
     const ex = page.locator('[data-exercise="numeric"]').first();
     await expect(page.locator('[data-model-answer]')).toBeHidden();
@@ -25,7 +27,9 @@ test.describe('interview questions', () => {
     await expect(page.locator('[data-status-badge]')).toHaveText('attempted');
   });
 
-  test('multiple choice explains every option, and solving all exercises marks the card solved', async ({ page }) => {
+  test('multiple choice explains every option, and solving all exercises marks the card solved', async ({
+    page,
+  }) => {
     await page.goto('/questions/gradient-bytes-per-step/');
     await page.locator('[data-exercise="numeric"] input').fill('14000 MB');
     await page.locator('[data-exercise="numeric"]').getByRole('button', { name: 'Check' }).click();
@@ -38,7 +42,12 @@ test.describe('interview questions', () => {
     await expect(mc.locator('[data-option-explanation]').first()).toBeVisible();
     await expect(mc.locator('[data-option-explanation]')).toHaveCount(4);
     await mc.getByLabel('The bytes each rank sends').uncheck();
-    for (const label of ['The number of communication steps', 'The latency term of the α–β cost model', 'The total bytes moved by all ranks together']) await mc.getByLabel(label).check();
+    for (const label of [
+      'The number of communication steps',
+      'The latency term of the α–β cost model',
+      'The total bytes moved by all ranks together',
+    ])
+      await mc.getByLabel(label).check();
     await mc.getByRole('button', { name: 'Check' }).click();
     await expect(mc.locator('[data-feedback]')).toContainText('Correct');
     await expect(page.locator('[data-status-badge]')).toHaveText('solved');
@@ -46,12 +55,18 @@ test.describe('interview questions', () => {
     await page.reload();
     await expect(page.locator('[data-status-badge]')).toHaveText('solved');
     await page.goto('/questions/');
-    await expect(page.locator('[data-card="gradient-bytes-per-step"] .status-badge')).toHaveText('solved');
+    await expect(page.locator('[data-card="gradient-bytes-per-step"] .status-badge')).toHaveText(
+      'solved',
+    );
     await page.goto('/chapters/what-is-data-parallelism/');
-    await expect(page.locator('ranks-chapter-questions [data-card="gradient-bytes-per-step"] .status-badge')).toHaveText('solved');
+    await expect(
+      page.locator('ranks-chapter-questions [data-card="gradient-bytes-per-step"] .status-badge'),
+    ).toHaveText('solved');
   });
 
-  test('code exercise: the starter fails its checks across ranks, the solution passes', async ({ page }) => {
+  test('code exercise: the starter fails its checks across ranks, the solution passes', async ({
+    page,
+  }) => {
     await page.goto('/questions/code-ring-all-reduce/');
     const ex = page.locator('[data-exercise="code"]');
     await ex.getByRole('button', { name: 'Run' }).click();
@@ -59,18 +74,29 @@ test.describe('interview questions', () => {
     await expect(ex.locator('[data-failures] li').first()).toContainText(/^rank \d: size \d+/);
     // Paste the revealed solution into the editor and run again.
     await ex.locator('details.solution summary').click();
-    const solution = (await ex.locator('details.solution pre').innerText());
+    const solution = await ex.locator('details.solution pre').innerText();
     await ex.locator('.monaco-editor .view-lines').click();
     await page.keyboard.press('ControlOrMeta+A');
     await page.keyboard.press('Delete');
     await page.keyboard.insertText(solution);
     await ex.getByRole('button', { name: 'Run' }).click();
-    await expect(ex.locator('[data-feedback]')).toHaveText('All checks passed on every rank.', { timeout: 60_000 });
+    await expect(ex.locator('[data-feedback]')).toHaveText('All checks passed on every rank.', {
+      timeout: 60_000,
+    });
     await expect(page.locator('[data-status-badge]')).toHaveText('solved');
   });
 
-  for (const id of ['code-average-gradients', 'code-bucket-gradients', 'code-manual-ddp', 'sharded-grad-scaler', 'code-scaled-learning-rate', 'code-clip-sharded-gradients']) {
-    test(`${id}: the starter fails with a per-rank reason, the revealed solution passes in the browser`, async ({ page }) => {
+  for (const id of [
+    'code-average-gradients',
+    'code-bucket-gradients',
+    'code-manual-ddp',
+    'sharded-grad-scaler',
+    'code-scaled-learning-rate',
+    'code-clip-sharded-gradients',
+  ]) {
+    test(`${id}: the starter fails with a per-rank reason, the revealed solution passes in the browser`, async ({
+      page,
+    }) => {
       await page.goto(`/questions/${id}/`);
       const ex = page.locator('[data-exercise="code"]');
       await ex.getByRole('button', { name: 'Run' }).click();
@@ -83,7 +109,9 @@ test.describe('interview questions', () => {
       await page.keyboard.press('Delete');
       await page.keyboard.insertText(solution);
       await ex.getByRole('button', { name: 'Run' }).click();
-      await expect(ex.locator('[data-feedback]')).toHaveText('All checks passed on every rank.', { timeout: 60_000 });
+      await expect(ex.locator('[data-feedback]')).toHaveText('All checks passed on every rank.', {
+        timeout: 60_000,
+      });
       await expect(page.locator('[data-status-badge]')).toHaveText('solved');
     });
   }
@@ -100,17 +128,25 @@ test.describe('interview questions', () => {
     await expect(ex.locator('[data-rank="0"]')).toContainText('looping', { timeout: 30_000 });
     await ex.getByRole('button', { name: 'Stop' }).click();
     await expect(ex.locator('[data-feedback]')).toContainText('stopped');
-    await page.locator('[data-free-answer]').fill('Weight each gradient by its share of the rows before summing.');
+    await page
+      .locator('[data-free-answer]')
+      .fill('Weight each gradient by its share of the rows before summing.');
     await page.getByRole('button', { name: 'Compare with a good answer' }).click();
     await expect(page.locator('[data-cover]')).toBeVisible();
   });
 
-  test('free-form answer: write, tick the must-mention points, see the model answer', async ({ page }) => {
+  test('free-form answer: write, tick the must-mention points, see the model answer', async ({
+    page,
+  }) => {
     await page.goto('/questions/code-average-gradients/');
     await page.getByRole('button', { name: 'Compare with a good answer' }).click();
     await expect(page.locator('[data-free-feedback]')).toContainText('Write at least');
     await expect(page.locator('[data-cover]')).toBeHidden();
-    await page.locator('[data-free-answer]').fill('Weight each rank gradient by its number of rows over the total, then sum with an all-reduce.');
+    await page
+      .locator('[data-free-answer]')
+      .fill(
+        'Weight each rank gradient by its number of rows over the total, then sum with an all-reduce.',
+      );
     await page.getByRole('button', { name: 'Compare with a good answer' }).click();
     const boxes = page.locator('[data-must-mention]');
     for (let i = 0; i < (await boxes.count()); i++) await boxes.nth(i).check();
@@ -128,7 +164,15 @@ test.describe('interview questions', () => {
     await page.getByLabel('Difficulty').selectOption('');
     // Solve one card, then practice must not serve it.
     await page.goto('/questions/gradient-bytes-per-step/');
-    await page.evaluate(() => localStorage.setItem('ranks:question-progress', JSON.stringify({ version: 1, cards: { 'gradient-bytes-per-step': { status: 'solved', at: '2026-01-01' } } })));
+    await page.evaluate(() =>
+      localStorage.setItem(
+        'ranks:question-progress',
+        JSON.stringify({
+          version: 1,
+          cards: { 'gradient-bytes-per-step': { status: 'solved', at: '2026-01-01' } },
+        }),
+      ),
+    );
     await page.goto('/questions/');
     await page.getByRole('button', { name: /Practise/ }).click();
     await expect(page).toHaveURL(/\/questions\/[\w-]+\/\?practice/);
@@ -137,27 +181,52 @@ test.describe('interview questions', () => {
     await expect(page.locator('[data-practice-next]')).toBeVisible();
   });
 
-  test('progress can be exported, reset and imported again; a bad file gets a clear message', async ({ page }) => {
+  test('progress can be exported, reset and imported again; a bad file gets a clear message', async ({
+    page,
+  }) => {
     await page.goto('/questions/');
-    await page.evaluate(() => localStorage.setItem('ranks:question-progress', JSON.stringify({ version: 1, cards: { 'code-ring-all-reduce': { status: 'solved', at: '2026-01-01' } } })));
+    await page.evaluate(() =>
+      localStorage.setItem(
+        'ranks:question-progress',
+        JSON.stringify({
+          version: 1,
+          cards: { 'code-ring-all-reduce': { status: 'solved', at: '2026-01-01' } },
+        }),
+      ),
+    );
     await page.reload();
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export progress' }).click();
     const file = await (await download).path();
     page.once('dialog', (d) => d.accept());
     await page.getByRole('button', { name: 'Reset progress' }).click();
-    await expect(page.locator('[data-card="code-ring-all-reduce"] .status-badge')).toHaveText('not tried');
-    await page.locator('[data-import]').setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"hello": 1}') });
-    await expect(page.locator('[data-progress-message]')).toContainText('not a Ranks progress export');
+    await expect(page.locator('[data-card="code-ring-all-reduce"] .status-badge')).toHaveText(
+      'not tried',
+    );
+    await page.locator('[data-import]').setInputFiles({
+      name: 'bad.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from('{"hello": 1}'),
+    });
+    await expect(page.locator('[data-progress-message]')).toContainText(
+      'not a Ranks progress export',
+    );
     await page.locator('[data-import]').setInputFiles(file!);
-    await expect(page.locator('[data-progress-message]')).toContainText('Imported progress for 1 question');
-    await expect(page.locator('[data-card="code-ring-all-reduce"] .status-badge')).toHaveText('solved');
+    await expect(page.locator('[data-progress-message]')).toContainText(
+      'Imported progress for 1 question',
+    );
+    await expect(page.locator('[data-card="code-ring-all-reduce"] .status-badge')).toHaveText(
+      'solved',
+    );
   });
 
-  test('keyboard only: a numeric exercise can be reached, answered and checked', async ({ page }) => {
+  test('keyboard only: a numeric exercise can be reached, answered and checked', async ({
+    page,
+  }) => {
     await page.goto('/questions/gradient-bytes-per-step/');
     const input = page.locator('[data-exercise="numeric"] input');
-    for (let i = 0; i < 40 && !(await input.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
+    for (let i = 0; i < 40 && !(await input.evaluate((el) => el === document.activeElement)); i++)
+      await page.keyboard.press('Tab');
     await expect(input).toBeFocused();
     await page.keyboard.type('14 GB');
     await page.keyboard.press('Tab');
@@ -169,37 +238,68 @@ test.describe('interview questions', () => {
     const { default: AxeBuilder } = await import('@axe-core/playwright');
     for (const theme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: theme });
-      for (const path of ['/questions/', '/questions/gradient-bytes-per-step/', '/questions/code-ring-all-reduce/']) {
+      for (const path of [
+        '/questions/',
+        '/questions/gradient-bytes-per-step/',
+        '/questions/code-ring-all-reduce/',
+      ]) {
         await page.goto(path);
         const results = await new AxeBuilder({ page }).analyze();
-        expect(results.violations.map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`), `${theme} ${path}`).toEqual([]);
+        expect(
+          results.violations.map(
+            (v) =>
+              `${v.id}: ${v.nodes
+                .slice(0, 3)
+                .map((n) => n.target.join(' '))
+                .join(', ')}`,
+          ),
+          `${theme} ${path}`,
+        ).toEqual([]);
       }
     }
   });
-  test('every card in the list has a page that renders its question with the model answer hidden', async ({ page }) => {
+  test('every card in the list has a page that renders its question with the model answer hidden', async ({
+    page,
+  }) => {
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto('/questions/');
-    const hrefs = await page.locator('[data-card] > a').evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).getAttribute('href')!));
+    const hrefs = await page
+      .locator('[data-card] > a')
+      .evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).getAttribute('href')!));
     expect(hrefs.length).toBeGreaterThanOrEqual(24);
     for (const href of hrefs) {
       await page.goto(href);
       await expect(page.locator('ranks-question-card h1'), href).not.toBeEmpty();
       await expect(page.locator('[data-model-answer]'), href).toBeHidden();
       await expect(page.locator('[data-status-badge]'), href).toHaveText('not tried');
-      await expect(page.locator('.katex-error'), `${href} has a formula KaTeX cannot parse`).toHaveCount(0);
+      await expect(
+        page.locator('.katex-error'),
+        `${href} has a formula KaTeX cannot parse`,
+      ).toHaveCount(0);
     }
     expect(errors).toEqual([]);
   });
 
-  test('keyboard only: a choice exercise, the free-form answer and the reveal button are all reachable', async ({ page }) => {
+  test('keyboard only: a choice exercise, the free-form answer and the reveal button are all reachable', async ({
+    page,
+  }) => {
     await page.goto('/questions/zero-stages/');
     const focusOn = async (locator: import('@playwright/test').Locator) => {
-      for (let i = 0; i < 60 && !(await locator.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
+      for (
+        let i = 0;
+        i < 60 && !(await locator.evaluate((el) => el === document.activeElement));
+        i++
+      )
+        await page.keyboard.press('Tab');
       await expect(locator).toBeFocused();
     };
     const mc = page.locator('[data-exercise="choice"]');
-    for (const label of ['Each rank keeps and updates only 1/N of the optimizer state', 'After the step the updated parameters are all-gathered', 'The gradients can be reduce-scattered instead of all-reduced']) {
+    for (const label of [
+      'Each rank keeps and updates only 1/N of the optimizer state',
+      'After the step the updated parameters are all-gathered',
+      'The gradients can be reduce-scattered instead of all-reduced',
+    ]) {
       await focusOn(mc.getByLabel(label));
       await page.keyboard.press('Space');
     }
@@ -212,7 +312,9 @@ test.describe('interview questions', () => {
     await page.keyboard.press('Enter');
     await expect(page.locator('[data-model-answer]')).toBeVisible();
     await focusOn(page.locator('[data-free-answer]'));
-    await page.keyboard.type('FSDP gathers one unit at a time and prefetches the next one while the current one computes.');
+    await page.keyboard.type(
+      'FSDP gathers one unit at a time and prefetches the next one while the current one computes.',
+    );
     await focusOn(page.getByRole('button', { name: 'Compare with a good answer' }));
     await page.keyboard.press('Enter');
     await focusOn(page.locator('[data-must-mention]').first());
@@ -220,25 +322,52 @@ test.describe('interview questions', () => {
     await expect(page.locator('[data-checklist-feedback]')).toContainText('1 of 4');
   });
 
-  test('the end of each chapter lists its questions with progress, and passes axe in both themes', async ({ page }) => {
+  test('the end of each chapter lists its questions with progress, and passes axe in both themes', async ({
+    page,
+  }) => {
     const { default: AxeBuilder } = await import('@axe-core/playwright');
     await page.goto('/chapters/inside-ddp/');
-    await page.evaluate(() => localStorage.setItem('ranks:question-progress', JSON.stringify({ version: 1, cards: { 'ddp-bucketing': { status: 'solved', at: '2026-01-01' }, 'no-sync-accumulation': { status: 'attempted', at: '2026-01-01' } } })));
+    await page.evaluate(() =>
+      localStorage.setItem(
+        'ranks:question-progress',
+        JSON.stringify({
+          version: 1,
+          cards: {
+            'ddp-bucketing': { status: 'solved', at: '2026-01-01' },
+            'no-sync-accumulation': { status: 'attempted', at: '2026-01-01' },
+          },
+        }),
+      ),
+    );
     await page.reload();
     const block = page.locator('ranks-chapter-questions');
     await expect(block.locator('[data-card]')).toHaveCount(7);
     await expect(block.locator('[data-progress-line]')).toHaveText('1 of 7 solved.');
-    await expect(block.locator('[data-card="no-sync-accumulation"] .status-badge')).toHaveText('attempted');
+    await expect(block.locator('[data-card="no-sync-accumulation"] .status-badge')).toHaveText(
+      'attempted',
+    );
     for (const theme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: theme });
       for (const path of ['/questions/zero-stages/', '/questions/zero-70b-memory/']) {
         await page.goto(path);
         const results = await new AxeBuilder({ page }).analyze();
-        expect(results.violations.map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`), `${theme} ${path}`).toEqual([]);
+        expect(
+          results.violations.map(
+            (v) =>
+              `${v.id}: ${v.nodes
+                .slice(0, 3)
+                .map((n) => n.target.join(' '))
+                .join(', ')}`,
+          ),
+          `${theme} ${path}`,
+        ).toEqual([]);
       }
       await page.goto('/chapters/inside-ddp/');
       const block = await new AxeBuilder({ page }).include('ranks-chapter-questions').analyze();
-      expect(block.violations.map((v) => v.id), `${theme} chapter block`).toEqual([]);
+      expect(
+        block.violations.map((v) => v.id),
+        `${theme} chapter block`,
+      ).toEqual([]);
     }
   });
 });

@@ -1,18 +1,46 @@
 import { test, expect, chromium, type Page } from '@playwright/test';
 import { chromiumLaunchOptions } from './chromium';
 
-type Ev = { type: string; rank: number; backend?: string; reason?: string; text?: string; message?: string; line?: number };
-type Run = { result: { ok: boolean; reason: string; error?: { message: string; line?: number }; durationMs: number }; events: Ev[] };
+type Ev = {
+  type: string;
+  rank: number;
+  backend?: string;
+  reason?: string;
+  text?: string;
+  message?: string;
+  line?: number;
+};
+type Run = {
+  result: {
+    ok: boolean;
+    reason: string;
+    error?: { message: string; line?: number };
+    durationMs: number;
+  };
+  events: Ev[];
+};
 
 /** Runs `code` through the diagnostics page's element, in real Web Workers. */
-async function run(page: Page, code: string, worldSize: number, backend = 'auto', timeoutMs = 60_000): Promise<Run> {
-  return page.evaluate(async ([code, worldSize, backend, timeoutMs]) => {
-    const el = document.querySelector('ranks-diagnostics') as HTMLElement & { run(o: object): Promise<unknown> };
-    return el.run({ code, worldSize, backend, timeoutMs });
-  }, [code, worldSize, backend, timeoutMs] as const) as Promise<Run>;
+async function run(
+  page: Page,
+  code: string,
+  worldSize: number,
+  backend = 'auto',
+  timeoutMs = 60_000,
+): Promise<Run> {
+  return page.evaluate(
+    async ([code, worldSize, backend, timeoutMs]) => {
+      const el = document.querySelector('ranks-diagnostics') as HTMLElement & {
+        run(o: object): Promise<unknown>;
+      };
+      return el.run({ code, worldSize, backend, timeoutMs });
+    },
+    [code, worldSize, backend, timeoutMs] as const,
+  ) as Promise<Run>;
 }
 
-const logsOf = (r: Run, rank: number) => r.events.filter((e) => e.type === 'log' && e.rank === rank).map((e) => e.text);
+const logsOf = (r: Run, rank: number) =>
+  r.events.filter((e) => e.type === 'log' && e.rank === rank).map((e) => e.text);
 
 const ALL_REDUCE = `import * as tf from '@tensorflow/tfjs';
 import { dist } from 'ranks';
@@ -24,9 +52,13 @@ test.beforeEach(async ({ page }) => {
   await expect(page.locator('[data-fact="isolated"]')).toHaveText('yes');
 });
 
-test('the self-test passes on 4 ranks in real Web Workers, each reporting its backend', async ({ page }) => {
+test('the self-test passes on 4 ranks in real Web Workers, each reporting its backend', async ({
+  page,
+}) => {
   await page.getByRole('button', { name: 'Run the self-test' }).click();
-  await expect(page.locator('[data-status]')).toContainText('All ranks passed', { timeout: 60_000 });
+  await expect(page.locator('[data-status]')).toContainText('All ranks passed', {
+    timeout: 60_000,
+  });
   for (let r = 0; r < 4; r++) {
     await expect(page.locator(`[data-rank="${r}"]`)).toContainText('self-test: 6/6 passed');
     // No WebGPU adapter without the unsafe flag: WASM is the expected fallback, and it says why.
@@ -34,7 +66,9 @@ test('the self-test passes on 4 ranks in real Web Workers, each reporting its ba
   }
 });
 
-test('4 ranks all-reduce [rank+1, 2·rank] to [10, 12]; WASM fallback names the reason; CPU can be forced', async ({ page }) => {
+test('4 ranks all-reduce [rank+1, 2·rank] to [10, 12]; WASM fallback names the reason; CPU can be forced', async ({
+  page,
+}) => {
   const auto = await run(page, ALL_REDUCE, 4);
   expect(auto.result.ok).toBe(true);
   for (let r = 0; r < 4; r++) expect(logsOf(auto, r)).toEqual(['[10,12]']);
@@ -45,7 +79,12 @@ test('4 ranks all-reduce [rank+1, 2·rank] to [10, 12]; WASM fallback names the 
     expect(b.reason).toMatch(/webgpu unavailable/);
   }
   const cpu = await run(page, ALL_REDUCE, 4, 'cpu');
-  expect(cpu.events.filter((e) => e.type === 'backend').map((e) => e.backend)).toEqual(['cpu', 'cpu', 'cpu', 'cpu']);
+  expect(cpu.events.filter((e) => e.type === 'backend').map((e) => e.backend)).toEqual([
+    'cpu',
+    'cpu',
+    'cpu',
+    'cpu',
+  ]);
   expect(logsOf(cpu, 3)).toEqual(['[10,12]']);
 });
 
@@ -56,7 +95,9 @@ test('a syntax error is reported with its line before any rank starts', async ({
   expect(r.events).toEqual([]);
 });
 
-test('a rank that throws fails its peers fast, with its line and a message naming it', async ({ page }) => {
+test('a rank that throws fails its peers fast, with its line and a message naming it', async ({
+  page,
+}) => {
   const code = `import * as tf from '@tensorflow/tfjs';
 import { dist } from 'ranks';
 if (dist.rank === 2) {
@@ -70,18 +111,32 @@ await dist.allReduce(tf.tensor([1]));`;
   const own = r.events.find((e) => e.type === 'error' && e.rank === 2);
   expect(own?.message).toContain('boom on purpose');
   expect(own?.line).toBe(4);
-  for (const peer of [0, 1, 3]) expect(r.events.find((e) => e.type === 'error' && e.rank === peer)?.message).toContain('rank 2 failed');
+  for (const peer of [0, 1, 3])
+    expect(r.events.find((e) => e.type === 'error' && e.rank === peer)?.message).toContain(
+      'rank 2 failed',
+    );
 });
 
-test('an endless loop hits the time limit with a clear message and the page stays responsive', async ({ page }) => {
+test('an endless loop hits the time limit with a clear message and the page stays responsive', async ({
+  page,
+}) => {
   const r = await run(page, 'while (true) {}', 2, 'cpu', 1500);
   expect(r.result.reason).toBe('timeout');
   expect(r.result.error?.message).toMatch(/time limit/);
   expect(await page.evaluate(() => 1 + 1)).toBe(2);
 });
 
-test('WebGPU: with a software adapter, 2 ranks run on webgpu and all-reduce correctly', async ({ baseURL }) => {
-  const browser = await chromium.launch(chromiumLaunchOptions(['--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-angle=swiftshader', '--use-webgpu-adapter=swiftshader']));
+test('WebGPU: with a software adapter, 2 ranks run on webgpu and all-reduce correctly', async ({
+  baseURL,
+}) => {
+  const browser = await chromium.launch(
+    chromiumLaunchOptions([
+      '--enable-unsafe-webgpu',
+      '--enable-features=Vulkan',
+      '--use-angle=swiftshader',
+      '--use-webgpu-adapter=swiftshader',
+    ]),
+  );
   try {
     const page = await browser.newPage();
     await page.goto(`${baseURL}/lab/diagnostics/`);
@@ -93,7 +148,10 @@ const sum = await dist.allReduce(x);
 console.log(JSON.stringify(Array.from(await sum.data())));`;
     const r = await run(page, code, 2, 'webgpu', 120_000);
     expect(r.result.ok, JSON.stringify(r.events.filter((e) => e.type === 'error'))).toBe(true);
-    expect(r.events.filter((e) => e.type === 'backend').map((e) => e.backend)).toEqual(['webgpu', 'webgpu']);
+    expect(r.events.filter((e) => e.type === 'backend').map((e) => e.backend)).toEqual([
+      'webgpu',
+      'webgpu',
+    ]);
     // rank 0: [1·1+2, 3·1+4] = [3, 7]; rank 1: [1·2+2, 3·2+4] = [4, 10]; sum [7, 17].
     for (const rank of [0, 1]) expect(logsOf(r, rank)).toEqual(['[7,17]']);
   } finally {

@@ -11,29 +11,51 @@ async function watchLongTasks(page: Page) {
   await page.evaluate(() => {
     const w = window as unknown as { __longTasks: number[] };
     w.__longTasks = [];
-    new PerformanceObserver((list) => w.__longTasks.push(...list.getEntries().map((e) => e.duration))).observe({ type: 'longtask' });
+    new PerformanceObserver((list) =>
+      w.__longTasks.push(...list.getEntries().map((e) => e.duration)),
+    ).observe({ type: 'longtask' });
   });
 }
-const longestTask = (page: Page) => page.evaluate(() => Math.max(0, ...(window as unknown as { __longTasks: number[] }).__longTasks));
+const longestTask = (page: Page) =>
+  page.evaluate(() => Math.max(0, ...(window as unknown as { __longTasks: number[] }).__longTasks));
 
 /** Clicks Stop in the page and resolves with the milliseconds until the status says Stopped. */
-const stopAndTime = (root: Locator) => root.evaluate((el) => new Promise<number>((resolve) => {
-  const status = el.querySelector('[data-status]')!;
-  const t0 = performance.now();
-  const seen = () => status.textContent!.startsWith('Stopped') && (resolve(performance.now() - t0), true);
-  new MutationObserver(seen).observe(status, { childList: true, characterData: true, subtree: true });
-  el.querySelector<HTMLButtonElement>('.pg-stop')!.click();
-}));
+const stopAndTime = (root: Locator) =>
+  root.evaluate(
+    (el) =>
+      new Promise<number>((resolve) => {
+        const status = el.querySelector('[data-status]')!;
+        const t0 = performance.now();
+        const seen = () =>
+          status.textContent!.startsWith('Stopped') && (resolve(performance.now() - t0), true);
+        new MutationObserver(seen).observe(status, {
+          childList: true,
+          characterData: true,
+          subtree: true,
+        });
+        el.querySelector<HTMLButtonElement>('.pg-stop')!.click();
+      }),
+  );
 
 test.describe('output floods (item 2)', () => {
   // ≈ 20 s: the flood runs about 6 s, then Stop.
-  test('10^6 lines on 4 ranks: no long task over 200 ms, panes keep their tail, Stop ends the run within 0.5 s', async ({ page }) => {
+  test('10^6 lines on 4 ranks: no long task over 200 ms, panes keep their tail, Stop ends the run within 0.5 s', async ({
+    page,
+  }) => {
     await page.goto(firstChapterPath);
     const root = pg(page);
     await openEditor(root);
-    await setCode(page, root, "import { dist } from 'ranks';\nfor (let i = 0; i < 1_000_000; i++) console.log('flood line', i, 'from rank', dist.rank);\n");
+    await setCode(
+      page,
+      root,
+      "import { dist } from 'ranks';\nfor (let i = 0; i < 1_000_000; i++) console.log('flood line', i, 'from rank', dist.rank);\n",
+    );
     await root.getByRole('button', { name: 'Run' }).click();
-    for (let r = 0; r < 4; r++) await expect(root.locator(`[data-rank="${r}"] .pg-dropped`)).toContainText('earlier lines not shown', { timeout: 30_000 });
+    for (let r = 0; r < 4; r++)
+      await expect(root.locator(`[data-rank="${r}"] .pg-dropped`)).toContainText(
+        'earlier lines not shown',
+        { timeout: 30_000 },
+      );
     // Measured while the flood is under way (the panes first appearing lays out the chapter once).
     await watchLongTasks(page);
     await page.waitForTimeout(5_000);
@@ -44,7 +66,9 @@ test.describe('output floods (item 2)', () => {
     expect(await longestTask(page)).toBeLessThan(200);
     // Each pane holds at most its cap, and nothing more arrives after Stop.
     for (let r = 0; r < 4; r++) {
-      const shown = (await root.locator(`[data-rank="${r}"] pre`).textContent())!.trim().split('\n');
+      const shown = (await root.locator(`[data-rank="${r}"] pre`).textContent())!
+        .trim()
+        .split('\n');
       expect(shown.length).toBeLessThanOrEqual(200);
       expect(shown.at(-1)).toMatch(new RegExp(`^flood line \\d+ from rank ${r}$`));
     }
@@ -54,26 +78,44 @@ test.describe('output floods (item 2)', () => {
   });
 
   // ≈ 8 s.
-  test('the combined view takes 2,000 lines per rank without stalling, and the full log downloads', async ({ page }) => {
+  test('the combined view takes 2,000 lines per rank without stalling, and the full log downloads', async ({
+    page,
+  }) => {
     await page.goto(firstChapterPath);
     const root = pg(page);
     await openEditor(root);
-    await setCode(page, root, "import { dist } from 'ranks';\nfor (let i = 0; i < 2000; i++) console.log('line', i, 'from rank', dist.rank);\n");
+    await setCode(
+      page,
+      root,
+      "import { dist } from 'ranks';\nfor (let i = 0; i < 2000; i++) console.log('line', i, 'from rank', dist.rank);\n",
+    );
     await root.getByRole('button', { name: 'Run' }).click();
-    await expect(root.locator('[data-status]')).toContainText(/Finished|Failed|Timed out/, { timeout: 60_000 });
+    await expect(root.locator('[data-status]')).toContainText(/Finished|Failed|Timed out/, {
+      timeout: 60_000,
+    });
     await root.getByRole('button', { name: 'Combined view' }).click();
     await watchLongTasks(page);
     await root.getByRole('button', { name: 'Run' }).click();
     await expect(root.locator('[data-status]')).toContainText('Finished', { timeout: 60_000 });
-    const seconds = Number((await root.locator('[data-status]').textContent())!.match(/Finished in ([\d.]+) s/)![1]);
+    const seconds = Number(
+      (await root.locator('[data-status]').textContent())!.match(/Finished in ([\d.]+) s/)![1],
+    );
     expect(seconds).toBeLessThan(20);
     expect(await longestTask(page)).toBeLessThan(200);
     // The latest line of all is the last line of whichever rank finished last.
-    expect((await root.locator('.pg-combined').textContent())!.trim().split('\n').at(-1)).toMatch(/^\[rank (\d)\] line 1999 from rank \1$/);
-    await expect(root.locator('.pg-output > .pg-dropped')).toContainText('Showing the last 600 of 8,000 lines');
+    expect((await root.locator('.pg-combined').textContent())!.trim().split('\n').at(-1)).toMatch(
+      /^\[rank (\d)\] line 1999 from rank \1$/,
+    );
+    await expect(root.locator('.pg-output > .pg-dropped')).toContainText(
+      'Showing the last 600 of 8,000 lines',
+    );
     const download = page.waitForEvent('download');
     await root.getByRole('button', { name: 'Download log' }).click();
-    const text = await (await (await download).createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString('utf8'));
+    const text = await (
+      await (await download).createReadStream()
+    )
+      .toArray()
+      .then((chunks) => Buffer.concat(chunks).toString('utf8'));
     const lines = text.trim().split('\n');
     expect(lines).toHaveLength(8_000);
     expect(lines).toContain('[rank 2] line 0 from rank 2');
@@ -87,18 +129,27 @@ test('a long trace (item 7): the timeline draws a capped prefix and says so', as
   const root = pg(page);
   await openEditor(root);
   await root.locator('[data-world-select]').selectOption('8');
-  await setCode(page, root, "import * as tf from '@tensorflow/tfjs';\nimport { dist } from 'ranks';\nconst t = tf.ones([64]);\nfor (let i = 0; i < 1200; i++) (await dist.allReduce(t, { algorithm: 'ring' })).dispose();\nconsole.log('ring loop done');\n");
+  await setCode(
+    page,
+    root,
+    "import * as tf from '@tensorflow/tfjs';\nimport { dist } from 'ranks';\nconst t = tf.ones([64]);\nfor (let i = 0; i < 1200; i++) (await dist.allReduce(t, { algorithm: 'ring' })).dispose();\nconsole.log('ring loop done');\n",
+  );
   await root.getByRole('button', { name: 'Run' }).click();
   await expect(root.locator('[data-status]')).toContainText('Finished', { timeout: 120_000 });
   await expect(root.locator('.pg-notice.error')).toHaveCount(0);
   await root.locator('.pg-timeline summary').click();
-  await expect(root.locator('.pg-timeline-note')).toContainText('This run traced 134,400 collective steps; the timeline draws the first 10,000');
+  await expect(root.locator('.pg-timeline-note')).toContainText(
+    'This run traced 134,400 collective steps; the timeline draws the first 10,000',
+  );
   expect(await root.locator('.pg-bar').count()).toBe(10_000);
 });
 
-test.describe('the reader\'s work is never lost (items 4, 5)', () => {
+test.describe("the reader's work is never lost (items 4, 5)", () => {
   // ≈ 10 s.
-  test('a share link does not overwrite saved edits: they are kept aside and come back with one click', async ({ page, context }) => {
+  test('a share link does not overwrite saved edits: they are kept aside and come back with one click', async ({
+    page,
+    context,
+  }) => {
     await page.goto(firstChapterPath);
     const root = pg(page);
     await openEditor(root);
@@ -111,16 +162,26 @@ test.describe('the reader\'s work is never lost (items 4, 5)', () => {
     await page.goto(firstChapterPath);
     await openEditor(pg(page));
     await setCode(page, pg(page), "console.log('my precious edits');\n");
-    await expect.poll(() => page.evaluate(() => localStorage.getItem('ranks:playground:01-average-gradients'))).toContain('my precious edits');
+    await expect
+      .poll(() =>
+        page.evaluate(() => localStorage.getItem('ranks:playground:01-average-gradients')),
+      )
+      .toContain('my precious edits');
     const other = await context.newPage();
     await other.goto(url);
     const shared = pg(other);
-    await expect(shared.locator('.monaco-editor')).toContainText('shared version', { timeout: 30_000 });
+    await expect(shared.locator('.monaco-editor')).toContainText('shared version', {
+      timeout: 30_000,
+    });
     // One keystroke in the shared code replaces the saved edits under the main key; they survive aside.
     await shared.locator('.monaco-editor .view-lines').click();
     await other.keyboard.press('End');
     await other.keyboard.type(' ');
-    await expect.poll(() => other.evaluate(() => localStorage.getItem('ranks:playground:01-average-gradients'))).toContain('shared version');
+    await expect
+      .poll(() =>
+        other.evaluate(() => localStorage.getItem('ranks:playground:01-average-gradients')),
+      )
+      .toContain('shared version');
     await other.goto(firstChapterPath);
     await openEditor(pg(other));
     await pg(other).getByRole('button', { name: 'Back to my edits' }).click();
@@ -129,50 +190,105 @@ test.describe('the reader\'s work is never lost (items 4, 5)', () => {
   });
 
   // ≈ 5 s.
-  test('when the browser refuses to save, the reader is told (edits, progress import)', async ({ page }) => {
+  test('when the browser refuses to save, the reader is told (edits, progress import)', async ({
+    page,
+  }) => {
     await page.addInitScript(() => {
       const setItem = Storage.prototype.setItem;
       Storage.prototype.setItem = function (k: string, v: string) {
-        if ((window as unknown as { __fullStorage?: boolean }).__fullStorage) throw new DOMException('quota', 'QuotaExceededError');
+        if ((window as unknown as { __fullStorage?: boolean }).__fullStorage)
+          throw new DOMException('quota', 'QuotaExceededError');
         return setItem.call(this, k, v);
       };
     });
     await page.goto(firstChapterPath);
     const root = pg(page);
     await openEditor(root);
-    await page.evaluate(() => { (window as unknown as { __fullStorage: boolean }).__fullStorage = true; });
+    await page.evaluate(() => {
+      (window as unknown as { __fullStorage: boolean }).__fullStorage = true;
+    });
     await setCode(page, root, "console.log('cannot be stored');\n");
     await expect(root.locator('[data-status]')).toContainText('Your edits are not being saved');
     await page.goto('/questions/');
-    await page.evaluate(() => { (window as unknown as { __fullStorage: boolean }).__fullStorage = true; });
-    const file = { name: 'ranks-progress.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify({ version: 1, cards: { 'no-such-card': { status: 'solved', at: '2026-01-01T00:00:00Z' } } })) };
+    await page.evaluate(() => {
+      (window as unknown as { __fullStorage: boolean }).__fullStorage = true;
+    });
+    const file = {
+      name: 'ranks-progress.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(
+        JSON.stringify({
+          version: 1,
+          cards: { 'no-such-card': { status: 'solved', at: '2026-01-01T00:00:00Z' } },
+        }),
+      ),
+    };
     await page.locator('[data-import]').setInputFiles(file);
-    await expect(page.locator('[data-progress-message]')).toContainText('refused to store the progress');
-    await page.evaluate(() => { (window as unknown as { __fullStorage: boolean }).__fullStorage = false; });
+    await expect(page.locator('[data-progress-message]')).toContainText(
+      'refused to store the progress',
+    );
+    await page.evaluate(() => {
+      (window as unknown as { __fullStorage: boolean }).__fullStorage = false;
+    });
     // A large file with unknown fields and unknown cards: capped, cleaned, and the count is what was stored.
     const cards: Record<string, unknown> = {};
-    for (let i = 0; i < 150_000; i++) cards[`card-${i}`] = { status: 'solved', at: '2026-01-01T00:00:00Z', junk: 'x'.repeat(20) };
-    await page.locator('[data-import]').setInputFiles({ ...file, buffer: Buffer.from(JSON.stringify({ version: 1, cards })) });
+    for (let i = 0; i < 150_000; i++)
+      cards[`card-${i}`] = { status: 'solved', at: '2026-01-01T00:00:00Z', junk: 'x'.repeat(20) };
+    await page
+      .locator('[data-import]')
+      .setInputFiles({ ...file, buffer: Buffer.from(JSON.stringify({ version: 1, cards })) });
     await expect(page.locator('[data-progress-message]')).toContainText('was not imported');
     const known = await page.locator('[data-card]').first().getAttribute('data-card');
-    await page.locator('[data-import]').setInputFiles({ ...file, buffer: Buffer.from(JSON.stringify({ version: 1, extra: 1, cards: { [known!]: { status: 'solved', at: '2026-01-01T00:00:00Z', junk: 1 }, 'not-in-book': { status: 'solved' } } })) });
-    await expect(page.locator('[data-progress-message]')).toHaveText('Imported progress for 1 question. Skipped 1 entry for questions this book does not have.');
-    const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('ranks:question-progress')!));
-    expect(stored).toEqual({ version: 1, cards: { [known!]: { status: 'solved', at: '2026-01-01T00:00:00.000Z' } } });
+    await page.locator('[data-import]').setInputFiles({
+      ...file,
+      buffer: Buffer.from(
+        JSON.stringify({
+          version: 1,
+          extra: 1,
+          cards: {
+            [known!]: { status: 'solved', at: '2026-01-01T00:00:00Z', junk: 1 },
+            'not-in-book': { status: 'solved' },
+          },
+        }),
+      ),
+    });
+    await expect(page.locator('[data-progress-message]')).toHaveText(
+      'Imported progress for 1 question. Skipped 1 entry for questions this book does not have.',
+    );
+    const stored = await page.evaluate(() =>
+      JSON.parse(localStorage.getItem('ranks:question-progress')!),
+    );
+    expect(stored).toEqual({
+      version: 1,
+      cards: { [known!]: { status: 'solved', at: '2026-01-01T00:00:00.000Z' } },
+    });
   });
 });
 
 // ≈ 15 s.
-test('one run per playground (item 6): 20 clicks on Run before the editor loads start exactly 4 rank workers', async ({ page }) => {
+test('one run per playground (item 6): 20 clicks on Run before the editor loads start exactly 4 rank workers', async ({
+  page,
+}) => {
   await page.goto(firstChapterPath);
   const root = pg(page);
   const rankWorkers: string[] = [];
-  page.on('worker', (w) => { if (/browser-worker/.test(w.url())) rankWorkers.push(w.url()); });
-  await root.locator('[data-action="run"]').evaluate((b: HTMLButtonElement) => { for (let i = 0; i < 20; i++) b.click(); });
+  page.on('worker', (w) => {
+    if (/browser-worker/.test(w.url())) rankWorkers.push(w.url());
+  });
+  await root.locator('[data-action="run"]').evaluate((b: HTMLButtonElement) => {
+    for (let i = 0; i < 20; i++) b.click();
+  });
   await expect(root.locator('[data-status]')).toContainText(/Finished|Failed/, { timeout: 60_000 });
   await page.waitForTimeout(1_000);
   expect(rankWorkers).toHaveLength(4);
-  for (let r = 0; r < 4; r++) expect(((await root.locator(`[data-rank="${r}"] pre`).textContent())!.match(/matches the full-batch gradient/g) ?? []).length).toBe(1);
+  for (let r = 0; r < 4; r++)
+    expect(
+      (
+        (await root.locator(`[data-rank="${r}"] pre`).textContent())!.match(
+          /matches the full-batch gradient/g,
+        ) ?? []
+      ).length,
+    ).toBe(1);
   // Ctrl+Enter and Run together while a run is going: still one run.
   await root.locator('.monaco-editor .view-lines').click();
   await page.keyboard.press('ControlOrMeta+Enter');
@@ -183,38 +299,64 @@ test('one run per playground (item 6): 20 clicks on Run before the editor loads 
 
 test.describe('share links (item 15)', () => {
   // ≈ 8 s.
-  test('a bad %-escape, an unknown playground and an oversized link are reported; hashchange opens shared code', async ({ page }) => {
+  test('a bad %-escape, an unknown playground and an oversized link are reported; hashchange opens shared code', async ({
+    page,
+  }) => {
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(`${firstChapterPath}#pg-%E0%A4%A=abc`);
     await expect(page.locator('.share-link-problem')).toContainText('This share link is damaged');
     await page.goto(`${firstChapterPath}#pg-no-such-playground=abc`);
-    await expect(page.locator('.share-link-problem')).toContainText('"no-such-playground", which is not on this page');
+    await expect(page.locator('.share-link-problem')).toContainText(
+      '"no-such-playground", which is not on this page',
+    );
     // A 1.3 MB link (1 GB of zeros deflates to about 1 MB) is refused by its length, before inflating.
     await page.goto(firstChapterPath);
-    await page.evaluate(() => { location.hash = `pg-01-average-gradients=${'A'.repeat(1_300_000)}`; });
-    await expect(pg(page).locator('[data-status]')).toContainText('far longer than any playground program needs');
+    await page.evaluate(() => {
+      location.hash = `pg-01-average-gradients=${'A'.repeat(1_300_000)}`;
+    });
+    await expect(pg(page).locator('[data-status]')).toContainText(
+      'far longer than any playground program needs',
+    );
     // A short link that inflates past 1 MB stops inflating there.
     const huge = await page.evaluate(async () => {
-      const stream = new Blob([new Uint8Array(64 << 20)]).stream().pipeThrough(new CompressionStream('deflate-raw'));
+      const stream = new Blob([new Uint8Array(64 << 20)])
+        .stream()
+        .pipeThrough(new CompressionStream('deflate-raw'));
       const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
       let s = '';
       for (const b of bytes) s += String.fromCharCode(b);
       return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
     });
     const started = Date.now();
-    await page.evaluate((h) => { location.hash = `pg-01-average-gradients=${h}`; }, huge.slice(0, 150_000));
-    await expect(pg(page).locator('[data-status]')).toContainText(/more than 1 MB of code|far longer/);
+    await page.evaluate(
+      (h) => {
+        location.hash = `pg-01-average-gradients=${h}`;
+      },
+      huge.slice(0, 150_000),
+    );
+    await expect(pg(page).locator('[data-status]')).toContainText(
+      /more than 1 MB of code|far longer/,
+    );
     expect(Date.now() - started).toBeLessThan(5_000);
     // Changing only the hash opens the shared code.
     const code = "console.log('opened by hashchange');\n";
     const hash = await page.evaluate(async (c) => {
-      const stream = new Blob([new TextEncoder().encode(c)]).stream().pipeThrough(new CompressionStream('deflate-raw'));
+      const stream = new Blob([new TextEncoder().encode(c)])
+        .stream()
+        .pipeThrough(new CompressionStream('deflate-raw'));
       const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
-      return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+      return btoa(String.fromCharCode(...bytes))
+        .replace(/\+/g, '-')
+        .replace(/\//g, '_')
+        .replace(/=+$/, '');
     }, code);
-    await page.evaluate((h) => { location.hash = `pg-01-average-gradients=${h}`; }, hash);
-    await expect(pg(page).locator('.monaco-editor')).toContainText('opened by hashchange', { timeout: 30_000 });
+    await page.evaluate((h) => {
+      location.hash = `pg-01-average-gradients=${h}`;
+    }, hash);
+    await expect(pg(page).locator('.monaco-editor')).toContainText('opened by hashchange', {
+      timeout: 30_000,
+    });
     await expect(pg(page).locator('[data-status]')).toContainText('has not run');
     await expect(page.locator('.share-link-problem')).toHaveCount(0);
     expect(errors).toEqual([]);
@@ -223,34 +365,46 @@ test.describe('share links (item 15)', () => {
 
 test.describe('Content-Security-Policy (item 10)', () => {
   // ≈ 12 s.
-  test('every page and file is served with the CSP; a rank cannot fetch, open a WebSocket to, or eval-import another origin', async ({ page, request }) => {
+  test('every page and file is served with the CSP; a rank cannot fetch, open a WebSocket to, or eval-import another origin', async ({
+    page,
+    request,
+  }) => {
     for (const path of ['/', firstChapterPath, '/questions/', '/favicon.svg', '/no-such-page/']) {
       const res = await request.get(path);
       expect(res.headers()['content-security-policy'], path).toContain("default-src 'self'");
     }
     const violations: string[] = [];
-    page.on('console', (m) => { if (/Content Security Policy/i.test(m.text())) violations.push(m.text()); });
+    page.on('console', (m) => {
+      if (/Content Security Policy/i.test(m.text())) violations.push(m.text());
+    });
     await page.goto(firstChapterPath);
     const root = pg(page);
     await openEditor(root);
-    await setCode(page, root, `import { dist } from 'ranks';
+    await setCode(
+      page,
+      root,
+      `import { dist } from 'ranks';
 const attempt = async (what: string, fn: () => Promise<unknown>) => { try { await fn(); console.log(what, 'ALLOWED'); } catch (e) { console.log(what, 'refused'); } };
 await attempt('fetch', () => fetch('http://localhost:9/x'));
 await attempt('websocket', () => new Promise((ok, fail) => { try { const ws = new WebSocket('ws://localhost:9/'); ws.onopen = ok; ws.onerror = fail; } catch (e) { fail(e); } }));
 await attempt('eval', async () => (0, eval)('1 + 1'));
 await attempt('function', async () => new Function('return 1')());
 console.log('rank', dist.rank, 'checked');
-`);
+`,
+    );
     await root.getByRole('button', { name: 'Run' }).click();
     await expect(root.locator('[data-status]')).toContainText('Finished', { timeout: 60_000 });
     const out = await root.locator('[data-rank="0"] pre').textContent();
-    for (const what of ['fetch', 'websocket', 'eval', 'function']) expect(out).toContain(`${what} refused`);
+    for (const what of ['fetch', 'websocket', 'eval', 'function'])
+      expect(out).toContain(`${what} refused`);
     expect(out).not.toContain('ALLOWED');
     // The page itself: theme script ran, search opens, a normal program runs (above), no inline handler was blocked.
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toMatch(/light|dark/);
     await page.getByRole('button', { name: /search/i }).click();
     await page.getByRole('searchbox').fill('gradient');
-    await expect(page.locator('ranks-site-search .results a').first()).toBeVisible({ timeout: 15_000 });
+    await expect(page.locator('ranks-site-search .results a').first()).toBeVisible({
+      timeout: 15_000,
+    });
     expect(violations.filter((v) => !/localhost:9/.test(v) && !/eval/.test(v))).toEqual([]);
   });
 });

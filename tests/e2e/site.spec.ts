@@ -11,7 +11,9 @@ async function crawl(page: Page): Promise<string[]> {
     const path = queue.shift()!;
     await page.goto(path);
     // Download links (the PyTorch twins) are files, not pages; twins.spec.ts checks them byte for byte.
-    const hrefs = await page.$$eval('a[href]:not([download])', (as) => as.map((a) => (a as HTMLAnchorElement).href));
+    const hrefs = await page.$$eval('a[href]:not([download])', (as) =>
+      as.map((a) => (a as HTMLAnchorElement).href),
+    );
     for (const href of hrefs) {
       const url = new URL(href);
       if (url.origin !== new URL(page.url()).origin) continue;
@@ -29,18 +31,25 @@ test('home page says what Ranks is and lists every chapter in order', async ({ p
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await expect(page.locator('main')).toContainText('Ranks is an interactive textbook');
   const links = page.locator('[data-chapter-list] li > a');
-  const hrefs = await links.evaluateAll((as) => as.map((a) => new URL((a as HTMLAnchorElement).href).pathname));
+  const hrefs = await links.evaluateAll((as) =>
+    as.map((a) => new URL((a as HTMLAnchorElement).href).pathname),
+  );
   expect(hrefs).toEqual(chapterPaths());
 });
 
-test('chapter 1 renders KaTeX math, a table of contents that resolves, reading time and prev/next', async ({ page }) => {
+test('chapter 1 renders KaTeX math, a table of contents that resolves, reading time and prev/next', async ({
+  page,
+}) => {
   await page.goto(firstChapterPath);
   await expect(page.getByRole('heading', { level: 1 })).toContainText(/data parallelism/i);
   const math = page.locator('.katex');
   expect(await math.count()).toBeGreaterThan(0);
   await expect(page.locator('.katex-display').first()).toBeVisible();
   // KaTeX fonts are bundled: the math font must actually load from this origin.
-  const fontLoaded = await page.evaluate(async () => { await document.fonts.ready; return document.fonts.check('16px KaTeX_Main'); });
+  const fontLoaded = await page.evaluate(async () => {
+    await document.fonts.ready;
+    return document.fonts.check('16px KaTeX_Main');
+  });
   expect(fontLoaded).toBe(true);
   const tocLinks = page.locator('nav.toc a');
   expect(await tocLinks.count()).toBeGreaterThan(3);
@@ -87,7 +96,9 @@ test('the theme follows the system when the reader has not chosen', async ({ pag
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
 });
 
-test('every page is cross-origin isolated and makes no failed or third-party request', async ({ page }) => {
+test('every page is cross-origin isolated and makes no failed or third-party request', async ({
+  page,
+}) => {
   const paths = await crawl(page);
   expect(paths.length).toBeGreaterThanOrEqual(chapterPaths().length + 1);
   // The last crawled page's favicon may still be in flight; the next navigation would abort it and count it here.
@@ -95,9 +106,19 @@ test('every page is cross-origin isolated and makes no failed or third-party req
   for (const path of paths) {
     const problems: string[] = [];
     const origin = new URL(page.url()).origin;
-    const onRequest = (r: { url(): string }) => { if (!r.url().startsWith(origin) && !r.url().startsWith('data:') && !r.url().startsWith('blob:')) problems.push(`third-party: ${r.url()}`); };
-    const onFailed = (r: { url(): string; failure(): { errorText: string } | null }) => problems.push(`failed: ${r.url()} ${r.failure()?.errorText}`);
-    const onResponse = (r: { url(): string; status(): number }) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); };
+    const onRequest = (r: { url(): string }) => {
+      if (
+        !r.url().startsWith(origin) &&
+        !r.url().startsWith('data:') &&
+        !r.url().startsWith('blob:')
+      )
+        problems.push(`third-party: ${r.url()}`);
+    };
+    const onFailed = (r: { url(): string; failure(): { errorText: string } | null }) =>
+      problems.push(`failed: ${r.url()} ${r.failure()?.errorText}`);
+    const onResponse = (r: { url(): string; status(): number }) => {
+      if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`);
+    };
     page.on('request', onRequest);
     page.on('requestfailed', onFailed);
     page.on('response', onResponse);
@@ -117,10 +138,13 @@ test('chapter pages ship under 20 KB of JavaScript (gzip) before interaction', a
   for (const path of chapterPaths()) {
     const scripts: Promise<number>[] = [];
     page.on('response', (r) => {
-      if (r.request().resourceType() === 'script') scripts.push(r.body().then((b) => gzipSync(b).length));
+      if (r.request().resourceType() === 'script')
+        scripts.push(r.body().then((b) => gzipSync(b).length));
     });
     await page.goto(path, { waitUntil: 'networkidle' });
-    const inline = await page.$$eval('script:not([src])', (ss) => ss.map((s) => s.textContent ?? '').join('\n'));
+    const inline = await page.$$eval('script:not([src])', (ss) =>
+      ss.map((s) => s.textContent ?? '').join('\n'),
+    );
     const total = (await Promise.all(scripts)).reduce((a, b) => a + b, 0) + gzipSync(inline).length;
     console.log(`${path}: ${(total / 1024).toFixed(1)} KB gzip of JavaScript`);
     expect(total, path).toBeLessThan(20 * 1024);
@@ -128,23 +152,35 @@ test('chapter pages ship under 20 KB of JavaScript (gzip) before interaction', a
   }
 });
 
-test('home, every chapter and the lab pages pass an axe-core scan in light and dark themes', async ({ page }) => {
+test('home, every chapter and the lab pages pass an axe-core scan in light and dark themes', async ({
+  page,
+}) => {
   test.setTimeout(600_000); // twelve pages per theme since chapters 7–9
   for (const theme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: theme });
     for (const path of ['/', ...chapterPaths(), '/lab/collectives/', '/lab/diagnostics/']) {
       await page.goto(path);
       const results = await new AxeBuilder({ page }).analyze();
-      const summary = results.violations.map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+      const summary = results.violations.map(
+        (v) =>
+          `${v.id}: ${v.nodes
+            .slice(0, 3)
+            .map((n) => n.target.join(' '))
+            .join(', ')}`,
+      );
       expect(summary, `${theme} ${path}`).toEqual([]);
     }
   }
 });
 
-test('on a phone-sized screen the chapter has no horizontal scroll and the skip link works', async ({ page }) => {
+test('on a phone-sized screen the chapter has no horizontal scroll and the skip link works', async ({
+  page,
+}) => {
   await page.setViewportSize({ width: 375, height: 740 });
   await page.goto(firstChapterPath);
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
   expect(overflow).toBeLessThanOrEqual(0);
   await page.keyboard.press('Tab');
   const skip = page.getByRole('link', { name: 'Skip to content' });
@@ -153,10 +189,21 @@ test('on a phone-sized screen the chapter has no horizontal scroll and the skip 
   await expect(page.locator('main')).toBeFocused();
 });
 
-test('on a host that sends no isolation headers, the service-worker fallback makes the page isolated', async ({ page }) => {
+test('on a host that sends no isolation headers, the service-worker fallback makes the page isolated', async ({
+  page,
+}) => {
   const { spawn } = await import('node:child_process');
   const port = Number(process.env.RANKS_E2E_PORT ?? 4399) + 1;
-  const server = spawn(process.execPath, ['tests/e2e/static-server.mjs', process.env.RANKS_DIST ?? 'dist', String(port), '--no-isolation'], { stdio: 'pipe' });
+  const server = spawn(
+    process.execPath,
+    [
+      'tests/e2e/static-server.mjs',
+      process.env.RANKS_DIST ?? 'dist',
+      String(port),
+      '--no-isolation',
+    ],
+    { stdio: 'pipe' },
+  );
   try {
     await new Promise<void>((resolve, reject) => {
       server.stdout.on('data', () => resolve());

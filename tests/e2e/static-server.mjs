@@ -13,10 +13,21 @@ const plain = process.argv.includes('--no-isolation') || process.argv.includes('
 const fromHeadersFile = process.argv.includes('--headers-file');
 
 const types = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png',
-  '.woff2': 'font/woff2', '.woff': 'font/woff', '.ttf': 'font/ttf', '.wasm': 'application/wasm', '.txt': 'text/plain; charset=utf-8',
-  '.ts': 'text/plain; charset=utf-8', '.map': 'application/json', '.webmanifest': 'application/manifest+json',
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.ttf': 'font/ttf',
+  '.wasm': 'application/wasm',
+  '.txt': 'text/plain; charset=utf-8',
+  '.ts': 'text/plain; charset=utf-8',
+  '.map': 'application/json',
+  '.webmanifest': 'application/manifest+json',
 };
 
 /** Rules of a Netlify-style _headers file: a path pattern (`*` splat, `:name` segment), then indented `Name: value` lines. */
@@ -25,17 +36,24 @@ function parseHeadersFile(text) {
   for (const line of text.split('\n')) {
     if (!line.trim() || line.trim().startsWith('#')) continue;
     if (!/^\s/.test(line)) {
-      const pattern = line.trim().replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/:\w+/g, '[^/]+');
+      const pattern = line
+        .trim()
+        .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+        .replace(/\*/g, '.*')
+        .replace(/:\w+/g, '[^/]+');
       rules.push({ match: new RegExp(`^${pattern}$`), headers: {} });
     } else if (rules.length > 0) {
       const colon = line.indexOf(':');
-      if (colon > 0) rules.at(-1).headers[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
+      if (colon > 0)
+        rules.at(-1).headers[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
     }
   }
   return rules;
 }
 
-const headerRules = fromHeadersFile ? parseHeadersFile(readFileSync(join(root, '_headers'), 'utf8')) : [];
+const headerRules = fromHeadersFile
+  ? parseHeadersFile(readFileSync(join(root, '_headers'), 'utf8'))
+  : [];
 
 function headersFor(urlPath) {
   const headers = { 'Cache-Control': 'no-cache' };
@@ -50,10 +68,18 @@ function headersFor(urlPath) {
 
 function resolveFile(urlPath) {
   const clean = normalize(decodeURIComponent(urlPath.split('?')[0])).replace(/^(\.\.[/\\])+/, '');
-  const candidates = [join(root, clean), join(root, clean, 'index.html'), join(root, `${clean}.html`)];
+  const candidates = [
+    join(root, clean),
+    join(root, clean, 'index.html'),
+    join(root, `${clean}.html`),
+  ];
   for (const file of candidates) {
     if (!file.startsWith(root)) continue;
-    try { if (statSync(file).isFile()) return file; } catch { /* try the next candidate */ }
+    try {
+      if (statSync(file).isFile()) return file;
+    } catch {
+      /* try the next candidate */
+    }
   }
   return null;
 }
@@ -64,11 +90,17 @@ const server = createServer((req, res) => {
   if (!file) {
     const notFound = resolveFile('/404.html');
     res.writeHead(404, { ...headers, 'Content-Type': 'text/html; charset=utf-8' });
-    if (notFound) createReadStream(notFound).pipe(res); else res.end('Not found');
+    if (notFound) createReadStream(notFound).pipe(res);
+    else res.end('Not found');
     return;
   }
-  res.writeHead(200, { ...headers, 'Content-Type': types[extname(file)] ?? 'application/octet-stream' });
+  res.writeHead(200, {
+    ...headers,
+    'Content-Type': types[extname(file)] ?? 'application/octet-stream',
+  });
   createReadStream(file).pipe(res);
 });
 // Port 0 picks a free port; the line below tells the caller which.
-server.listen(port, '127.0.0.1', () => console.log(`serving ${root} on http://127.0.0.1:${server.address().port}/`));
+server.listen(port, '127.0.0.1', () =>
+  console.log(`serving ${root} on http://127.0.0.1:${server.address().port}/`),
+);

@@ -6,12 +6,18 @@ import { firstChapterPath } from './pages';
 import { firstPlayground } from './editor';
 
 // The PyTorch tab beside each playground's TypeScript: the twin from content/twins/, launch commands, copy, download.
-const twinSource = (file: string) => readFileSync(join(process.cwd(), 'content', 'twins', file), 'utf8');
+const twinSource = (file: string) =>
+  readFileSync(join(process.cwd(), 'content', 'twins', file), 'utf8');
 
-test('the PyTorch tab shows the twin and its torchrun, multi-node and SLURM commands; the TypeScript stays first', async ({ page }) => {
+test('the PyTorch tab shows the twin and its torchrun, multi-node and SLURM commands; the TypeScript stays first', async ({
+  page,
+}) => {
   await page.goto(firstChapterPath);
   const pg = firstPlayground(page);
-  const [ts, py] = [pg.getByRole('tab', { name: 'TypeScript' }), pg.getByRole('tab', { name: 'PyTorch' })];
+  const [ts, py] = [
+    pg.getByRole('tab', { name: 'TypeScript' }),
+    pg.getByRole('tab', { name: 'PyTorch' }),
+  ];
   await expect(ts).toHaveAttribute('aria-selected', 'true');
   await expect(pg.getByRole('tabpanel', { name: 'TypeScript' })).toContainText('dist.allReduce');
   await expect(pg.locator('.pg-twin')).toBeHidden();
@@ -19,19 +25,32 @@ test('the PyTorch tab shows the twin and its torchrun, multi-node and SLURM comm
   const panel = pg.getByRole('tabpanel', { name: 'PyTorch' });
   await expect(panel).toBeVisible();
   await expect(pg.getByRole('tabpanel', { name: 'TypeScript' })).toBeHidden();
-  expect((await panel.locator('.pg-twin-code pre').textContent())!.trim()).toBe(twinSource('01-average-gradients.py').trim());
-  await expect(panel.locator('[data-command="one"] pre')).toHaveText('torchrun --nproc_per_node=4 01-average-gradients.py');
-  await expect(panel.locator('[data-command="nodes"] pre')).toHaveText(/^torchrun --nnodes=2 --nproc_per_node=4 --rdzv_id=\S+ --rdzv_backend=c10d --rdzv_endpoint=\$MASTER_ADDR:29500 01-average-gradients\.py$/);
+  expect((await panel.locator('.pg-twin-code pre').textContent())!.trim()).toBe(
+    twinSource('01-average-gradients.py').trim(),
+  );
+  await expect(panel.locator('[data-command="one"] pre')).toHaveText(
+    'torchrun --nproc_per_node=4 01-average-gradients.py',
+  );
+  await expect(panel.locator('[data-command="nodes"] pre')).toHaveText(
+    /^torchrun --nnodes=2 --nproc_per_node=4 --rdzv_id=\S+ --rdzv_backend=c10d --rdzv_endpoint=\$MASTER_ADDR:29500 01-average-gradients\.py$/,
+  );
   const sbatch = (await panel.locator('[data-command="slurm"] pre').textContent())!;
-  expect(sbatch).toMatch(/^#!\/bin\/bash\n#SBATCH --job-name=01-average-gradients\n#SBATCH --nodes=2\n/);
+  expect(sbatch).toMatch(
+    /^#!\/bin\/bash\n#SBATCH --job-name=01-average-gradients\n#SBATCH --nodes=2\n/,
+  );
   expect(sbatch).toContain('srun torchrun --nnodes="$SLURM_NNODES"');
   expect(sbatch).toContain('--rdzv_endpoint="$head:29500"');
 });
 
-test('the tabs follow the ARIA tabs pattern: arrows, Home and End move and select, Tab enters the panel', async ({ page }) => {
+test('the tabs follow the ARIA tabs pattern: arrows, Home and End move and select, Tab enters the panel', async ({
+  page,
+}) => {
   await page.goto(firstChapterPath);
   const pg = firstPlayground(page);
-  const [ts, py] = [pg.getByRole('tab', { name: 'TypeScript' }), pg.getByRole('tab', { name: 'PyTorch' })];
+  const [ts, py] = [
+    pg.getByRole('tab', { name: 'TypeScript' }),
+    pg.getByRole('tab', { name: 'PyTorch' }),
+  ];
   await expect(py).toHaveAttribute('tabindex', '-1');
   await ts.focus();
   await page.keyboard.press('ArrowRight');
@@ -50,10 +69,16 @@ test('the tabs follow the ARIA tabs pattern: arrows, Home and End move and selec
   await page.keyboard.press('ArrowLeft');
   await expect(py).toBeFocused();
   await page.keyboard.press('Tab');
-  expect(await page.evaluate(() => document.activeElement?.closest('.pg-twin') !== null)).toBe(true);
+  expect(await page.evaluate(() => document.activeElement?.closest('.pg-twin') !== null)).toBe(
+    true,
+  );
 });
 
-test('each copy button puts its text on the clipboard and says so', async ({ page, context, baseURL }) => {
+test('each copy button puts its text on the clipboard and says so', async ({
+  page,
+  context,
+  baseURL,
+}) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL! });
   await page.goto(firstChapterPath);
   const pg = firstPlayground(page);
@@ -73,7 +98,10 @@ test('each copy button puts its text on the clipboard and says so', async ({ pag
   expect(await clipboard()).toMatch(/^#!\/bin\/bash\n#SBATCH/);
 });
 
-test('the download links serve the twin and the helper byte for byte', async ({ page, request }) => {
+test('the download links serve the twin and the helper byte for byte', async ({
+  page,
+  request,
+}) => {
   await page.goto(firstChapterPath);
   const pg = firstPlayground(page);
   await pg.getByRole('tab', { name: 'PyTorch' }).click();
@@ -103,19 +131,32 @@ test('with the PyTorch tab open the page passes axe in light and dark themes', a
       await pg.getByRole('tab', { name: 'PyTorch' }).click();
       await expect(pg.locator('.pg-twin')).toBeVisible();
       const results = await new AxeBuilder({ page }).include('[data-playground]').analyze();
-      const summary = results.violations.map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+      const summary = results.violations.map(
+        (v) =>
+          `${v.id}: ${v.nodes
+            .slice(0, 3)
+            .map((n) => n.target.join(' '))
+            .join(', ')}`,
+      );
       expect(summary, `${theme} ${path}`).toEqual([]);
     }
   }
 });
 
-test('pressing Run while the PyTorch tab is open shows the TypeScript that runs, and its output', async ({ page }) => {
+test('pressing Run while the PyTorch tab is open shows the TypeScript that runs, and its output', async ({
+  page,
+}) => {
   await page.goto(firstChapterPath);
   const pg = firstPlayground(page);
   await pg.getByRole('tab', { name: 'PyTorch' }).click();
   await pg.getByRole('button', { name: 'Run' }).click();
-  await expect(pg.getByRole('tab', { name: 'TypeScript' })).toHaveAttribute('aria-selected', 'true');
+  await expect(pg.getByRole('tab', { name: 'TypeScript' })).toHaveAttribute(
+    'aria-selected',
+    'true',
+  );
   await expect(pg.locator('.pg-twin')).toBeHidden();
   await expect(pg.locator('[data-status]')).toContainText('Finished', { timeout: 90_000 });
-  await expect(pg.locator('[data-rank="0"]')).toContainText('matches the full-batch gradient: true');
+  await expect(pg.locator('[data-rank="0"]')).toContainText(
+    'matches the full-batch gradient: true',
+  );
 });

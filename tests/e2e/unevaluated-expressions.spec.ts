@@ -21,12 +21,14 @@ function htmlFiles(dir: string): string[] {
  * LaTeX source. Inline <code> stays in: that is exactly where an unevaluated expression hides.
  */
 export function visibleText(html: string): string {
-  return html
-    .replace(/<(pre|script|style|template|annotation)\b[\s\S]*?<\/\1>/gi, ' ')
-    // Tags go whole, quoted attributes included (a playground's data-code holds `=>` and braces).
-    .replace(/<[^\s>"'][^>"']*(?:"[^"]*"[^>"']*|'[^']*'[^>"']*)*>/g, ' ')
-    .replace(/&#123;|&lbrace;/g, '{')
-    .replace(/&#125;|&rbrace;/g, '}');
+  return (
+    html
+      .replace(/<(pre|script|style|template|annotation)\b[\s\S]*?<\/\1>/gi, ' ')
+      // Tags go whole, quoted attributes included (a playground's data-code holds `=>` and braces).
+      .replace(/<[^\s>"'][^>"']*(?:"[^"]*"[^>"']*|'[^']*'[^>"']*)*>/g, ' ')
+      .replace(/&#123;|&lbrace;/g, '{')
+      .replace(/&#125;|&rbrace;/g, '}')
+  );
 }
 
 // An expression as the chapters write them, `{name}`, `{a.b}`, `{f(x, 2)}`: no space inside the braces
@@ -36,13 +38,19 @@ const EXPRESSION = /\{[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*|\([^{}()]*\)|\[[^\]{
 test('no built page prints an unevaluated {NAME} expression', () => {
   const files = htmlFiles(dist);
   expect(files.length, `HTML files under ${dist}/ (run npm run build first)`).toBeGreaterThan(10);
-  const hits = files.flatMap((file) => [...visibleText(readFileSync(file, 'utf8')).matchAll(EXPRESSION)].map((m) => `${relative(dist, file)}: ${m[0]}`));
+  const hits = files.flatMap((file) =>
+    [...visibleText(readFileSync(file, 'utf8')).matchAll(EXPRESSION)].map(
+      (m) => `${relative(dist, file)}: ${m[0]}`,
+    ),
+  );
   expect(hits).toEqual([]);
 });
 
 test('the check itself catches a leftover in inline code and ignores code listings and math', () => {
-  const leftover = '<p>The default is <code>bucket_cap_mb={DDP_BUCKET_CAP_MB}</code> and {fmt(x, 2)}.</p>';
+  const leftover =
+    '<p>The default is <code>bucket_cap_mb={DDP_BUCKET_CAP_MB}</code> and {fmt(x, 2)}.</p>';
   expect(visibleText(leftover).match(EXPRESSION)).toEqual(['{DDP_BUCKET_CAP_MB}', '{fmt(x, 2)}']);
-  const legitimate = '<pre><code>print(f"rank {rank}")</code></pre><span class="katex"><annotation encoding="application/x-tex">\\frac{n}{x}</annotation></span><p>{ dist } is { a: 1 }</p><ranks-playground data-code="x => ({a}) > {b}"></ranks-playground>';
+  const legitimate =
+    '<pre><code>print(f"rank {rank}")</code></pre><span class="katex"><annotation encoding="application/x-tex">\\frac{n}{x}</annotation></span><p>{ dist } is { a: 1 }</p><ranks-playground data-code="x => ({a}) > {b}"></ranks-playground>';
   expect(visibleText(legitimate).match(EXPRESSION)).toBeNull();
 });

@@ -1,11 +1,19 @@
 import { test, expect, type Locator, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
-import { zeroPerGpuBreakdown, memoryFormula, STRATEGIES, type Strategy } from '../../src/lib/figures/zeroMemory';
+import {
+  zeroPerGpuBreakdown,
+  memoryFormula,
+  STRATEGIES,
+  type Strategy,
+} from '../../src/lib/figures/zeroMemory';
 import { estimateStep } from '../../src/lib/figures/efficiency';
 import { linkPreset } from '../../src/lib/figures/linkPresets';
 import { ringAllReduceTerms } from '../../src/lib/figures/allReduceTime';
 import { fmtGB, fmtInt, fmtPercent, fmtSeconds } from '../../src/lib/figures/formatQuantities';
-import { COMM_ESTIMATOR_DEFAULTS, MEMORY_CALCULATOR_DEFAULTS } from '../../src/lib/figures/widgetDefaults';
+import {
+  COMM_ESTIMATOR_DEFAULTS,
+  MEMORY_CALCULATOR_DEFAULTS,
+} from '../../src/lib/figures/widgetDefaults';
 import { SOURCE_70B_TABLE } from '../../src/lib/figures/sourceErrata';
 
 // The widgets and chapters must print exactly what src/lib/figures computes.
@@ -27,11 +35,15 @@ test('memory calculator renders its defaults without JavaScript', async ({ brows
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
   await page.goto(ZERO);
-  await expectMemory(page.locator('[data-widget="memory-calculator"]'), { ...MEMORY_CALCULATOR_DEFAULTS });
+  await expectMemory(page.locator('[data-widget="memory-calculator"]'), {
+    ...MEMORY_CALCULATOR_DEFAULTS,
+  });
   await context.close();
 });
 
-test('memory calculator follows every input, by keyboard, with the figure functions', async ({ page }) => {
+test('memory calculator follows every input, by keyboard, with the figure functions', async ({
+  page,
+}) => {
   await page.goto(ZERO);
   const w = page.locator('[data-widget="memory-calculator"]');
   await expectMemory(w, { ...MEMORY_CALCULATOR_DEFAULTS });
@@ -40,25 +52,45 @@ test('memory calculator follows every input, by keyboard, with the figure functi
   await w.getByLabel('GPUs (data-parallel ranks)').fill('64');
   for (const strategy of STRATEGIES) {
     await w.getByLabel('Strategy').selectOption(strategy);
-    await expectMemory(w, { params: 7.5e9, gpus: 64, strategy, precision: 'bf16-mixed', optimizer: 'adam' });
+    await expectMemory(w, {
+      params: 7.5e9,
+      gpus: 64,
+      strategy,
+      precision: 'bf16-mixed',
+      optimizer: 'adam',
+    });
   }
   // Keyboard only: focus the precision select and change it with the arrow keys.
   await w.getByLabel('Precision').focus();
   await page.keyboard.press('ArrowUp');
   await expect(w.getByLabel('Precision')).toHaveValue('fp32');
   await w.getByLabel('Optimizer').selectOption('sgd-momentum');
-  await expectMemory(w, { params: 7.5e9, gpus: 64, strategy: 'zero3', precision: 'fp32', optimizer: 'sgd-momentum' });
+  await expectMemory(w, {
+    params: 7.5e9,
+    gpus: 64,
+    strategy: 'zero3',
+    precision: 'fp32',
+    optimizer: 'sgd-momentum',
+  });
   await params.fill('-3');
   await expect(out(w, 'error')).toBeVisible();
 });
 
-test('memory calculator switches mixed-precision layout by keyboard: ZeRO-1 for 7B on 8 GPUs is 38.5 GB or 63 GB', async ({ page }) => {
+test('memory calculator switches mixed-precision layout by keyboard: ZeRO-1 for 7B on 8 GPUs is 38.5 GB or 63 GB', async ({
+  page,
+}) => {
   await page.goto(ZERO);
   const w = page.locator('[data-widget="memory-calculator"]');
   await w.getByLabel('Parameters (billions)').fill('7');
   await w.getByLabel('GPUs (data-parallel ranks)').fill('8');
   await w.getByLabel('Strategy').selectOption('zero1');
-  const base = { params: 7e9, gpus: 8, strategy: 'zero1' as const, precision: 'bf16-mixed' as const, optimizer: 'adam' as const };
+  const base = {
+    params: 7e9,
+    gpus: 8,
+    strategy: 'zero1' as const,
+    precision: 'bf16-mixed' as const,
+    optimizer: 'adam' as const,
+  };
   await expectMemory(w, { ...base, layout: 'half-weights' });
   await expect(out(w, 'total')).toHaveText('38.5 GB');
   // Keyboard only: Tab from the precision select reaches the layout select; an arrow key switches it.
@@ -77,43 +109,89 @@ test('memory calculator switches mixed-precision layout by keyboard: ZeRO-1 for 
   // Dark theme: the new control passes the same axe scan as the rest of the page.
   await w.getByLabel('Precision').selectOption('bf16-mixed');
   await page.evaluate(() => document.documentElement.setAttribute('data-theme', 'dark'));
-  const results = await new AxeBuilder({ page }).include('[data-widget="memory-calculator"]').analyze();
+  const results = await new AxeBuilder({ page })
+    .include('[data-widget="memory-calculator"]')
+    .analyze();
   expect(results.violations).toEqual([]);
 });
 
-test('chapter 5 prints the 70B model in both layouts, and chapter 6 the 7B sizing in both', async ({ page }) => {
+test('chapter 5 prints the 70B model in both layouts, and chapter 6 the 7B sizing in both', async ({
+  page,
+}) => {
   await page.goto(ZERO);
   for (const s of STRATEGIES as readonly Strategy[]) {
     for (const layout of ['half-weights', 'fp32-weights'] as const) {
-      const total = zeroPerGpuBreakdown({ params: SOURCE_70B_TABLE.params, gpus: SOURCE_70B_TABLE.gpus, strategy: s, layout }).total;
-      await expect(page.locator(`tr[data-layout-row="${s}"] td[data-layout="${layout}"]`)).toHaveText(fmtGB(total));
+      const total = zeroPerGpuBreakdown({
+        params: SOURCE_70B_TABLE.params,
+        gpus: SOURCE_70B_TABLE.gpus,
+        strategy: s,
+        layout,
+      }).total;
+      await expect(
+        page.locator(`tr[data-layout-row="${s}"] td[data-layout="${layout}"]`),
+      ).toHaveText(fmtGB(total));
     }
   }
-  await expect(page.locator('tr[data-comm="zero1"][data-implementation="zero-redundancy-optimizer"]')).toContainText('1.5×');
-  await expect(page.locator('tr[data-comm="zero1"][data-implementation="reduce-scatter"]')).toContainText('1×');
+  await expect(
+    page.locator('tr[data-comm="zero1"][data-implementation="zero-redundancy-optimizer"]'),
+  ).toContainText('1.5×');
+  await expect(
+    page.locator('tr[data-comm="zero1"][data-implementation="reduce-scatter"]'),
+  ).toContainText('1×');
   await page.goto(FSDP);
-  await expect(page.locator('tr[data-sizing="zero1"] td[data-layout="fp32-weights"]')).toHaveText('63 GB');
-  await expect(page.locator('tr[data-sizing="zero1"] td[data-layout="half-weights"]')).toHaveText('38.5 GB');
+  await expect(page.locator('tr[data-sizing="zero1"] td[data-layout="fp32-weights"]')).toHaveText(
+    '63 GB',
+  );
+  await expect(page.locator('tr[data-sizing="zero1"] td[data-layout="half-weights"]')).toHaveText(
+    '38.5 GB',
+  );
 });
 
-test('chapter 5 prints the 70B table in both accountings, with ZeRO-2 at 227.5 GB', async ({ page }) => {
+test('chapter 5 prints the 70B table in both accountings, with ZeRO-2 at 227.5 GB', async ({
+  page,
+}) => {
   await page.goto(ZERO);
   for (const s of STRATEGIES as readonly Strategy[]) {
     const row = page.locator(`tr[data-strategy="${s}"]`);
     for (const accounting of ['paper', 'chapter'] as const) {
-      const total = zeroPerGpuBreakdown({ params: SOURCE_70B_TABLE.params, gpus: SOURCE_70B_TABLE.gpus, strategy: s, accounting }).total;
+      const total = zeroPerGpuBreakdown({
+        params: SOURCE_70B_TABLE.params,
+        gpus: SOURCE_70B_TABLE.gpus,
+        strategy: s,
+        accounting,
+      }).total;
       await expect(row.locator(`[data-total="${accounting}"]`)).toHaveText(fmtGB(total));
     }
   }
-  await expect(page.locator('tr[data-strategy="zero2"] [data-total="chapter"]')).toHaveText('227.5 GB');
+  await expect(page.locator('tr[data-strategy="zero2"] [data-total="chapter"]')).toHaveText(
+    '227.5 GB',
+  );
   await expect(page.locator('tr[data-comm="zero3"]')).toContainText('1.5×');
-  await expect(page.locator('tr[data-comm="zero1"][data-implementation="reduce-scatter"]')).toContainText('all-gather of updated parameters');
+  await expect(
+    page.locator('tr[data-comm="zero1"][data-implementation="reduce-scatter"]'),
+  ).toContainText('all-gather of updated parameters');
 });
 
-async function expectComm(w: Locator, p: { params: number; gpus: number; link: Parameters<typeof linkPreset>[0]; alpha?: number; tokens: number; mfu: number }) {
+async function expectComm(
+  w: Locator,
+  p: {
+    params: number;
+    gpus: number;
+    link: Parameters<typeof linkPreset>[0];
+    alpha?: number;
+    tokens: number;
+    mfu: number;
+  },
+) {
   const preset = linkPreset(p.link);
   const link = { alpha: p.alpha ?? preset.alpha, bandwidth: preset.bandwidth };
-  const e = estimateStep({ params: p.params, tokensPerGpu: p.tokens, gpus: p.gpus, link, mfu: p.mfu });
+  const e = estimateStep({
+    params: p.params,
+    tokensPerGpu: p.tokens,
+    gpus: p.gpus,
+    link,
+    mfu: p.mfu,
+  });
   const t = ringAllReduceTerms(p.params * 2, p.gpus, link);
   await expect(out(w, 'allreduce')).toHaveText(fmtSeconds(e.allReduce));
   await expect(out(w, 'latency')).toHaveText(fmtSeconds(t.latency));
@@ -125,14 +203,18 @@ async function expectComm(w: Locator, p: { params: number; gpus: number; link: P
   return e;
 }
 
-test('communication estimator: defaults, link presets, α and the network-bound verdict', async ({ page }) => {
+test('communication estimator: defaults, link presets, α and the network-bound verdict', async ({
+  page,
+}) => {
   await page.goto(FSDP);
   const w = page.locator('[data-widget="comm-time-estimator"]');
   const d = COMM_ESTIMATOR_DEFAULTS;
   const base = { params: d.params, gpus: d.gpus, link: d.link, tokens: d.tokensPerGpu, mfu: d.mfu };
   await expectComm(w, base);
   await w.getByLabel('Link').selectOption('nvlink');
-  await expect(w.getByLabel('α per ring step (µs)')).toHaveValue(String(+(linkPreset('nvlink').alpha * 1e6).toFixed(3)));
+  await expect(w.getByLabel('α per ring step (µs)')).toHaveValue(
+    String(+(linkPreset('nvlink').alpha * 1e6).toFixed(3)),
+  );
   const fast = await expectComm(w, { ...base, link: 'nvlink' });
   await w.getByLabel('Link').selectOption('ethernet');
   const slow = await expectComm(w, { ...base, link: 'ethernet' });
@@ -150,7 +232,9 @@ async function axe(page: Page, path: string, theme: 'light' | 'dark') {
   await page.goto(path);
   await page.evaluate((t) => document.documentElement.setAttribute('data-theme', t), theme);
   const results = await new AxeBuilder({ page }).include('[data-widget]').analyze();
-  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  expect(
+    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+  ).toEqual([]);
 }
 
 for (const theme of ['light', 'dark'] as const) {

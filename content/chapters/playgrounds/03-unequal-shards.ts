@@ -3,7 +3,10 @@
 import * as tf from '@tensorflow/tfjs';
 import { dist } from 'ranks';
 
-const n = dist.worldSize, r = dist.rank, d = 5, h = 8;
+const n = dist.worldSize,
+  r = dist.rank,
+  d = 5,
+  h = 8;
 const sizes = Array.from({ length: n }, (_, k) => 2 * (k + 1));
 const total = sizes.reduce((a, b) => a + b, 0);
 const offset = sizes.slice(0, r).reduce((a, b) => a + b, 0);
@@ -14,7 +17,10 @@ const W1 = tf.randomNormal([d, h], 0, 0.6, 'float32', 23);
 const W2 = tf.randomNormal([h, 1], 0, 0.6, 'float32', 24);
 // Gradient of the mean squared error over the given rows, for both weight matrices, flattened into one vector.
 const gradOf = (x: tf.Tensor, y: tf.Tensor) => {
-  const g = tf.grads((a: tf.Tensor, b: tf.Tensor) => tf.losses.meanSquaredError(y, tf.relu(x.matMul(a)).matMul(b)) as tf.Scalar)([W1, W2]);
+  const g = tf.grads(
+    (a: tf.Tensor, b: tf.Tensor) =>
+      tf.losses.meanSquaredError(y, tf.relu(x.matMul(a)).matMul(b)) as tf.Scalar,
+  )([W1, W2]);
   return tf.concat(g.map((t) => t.reshape([-1])));
 };
 
@@ -30,4 +36,6 @@ if (r === 0) {
   console.log(`plain average is off by ${plainErr.toExponential(2)} (max over entries)`);
   console.log(`weighted sum is off by ${weightedErr.toExponential(2)}`);
 }
-console.log(`rank ${r}: weighted all-reduce matches full batch: ${weightedErr < 1e-5}, plain average does: ${plainErr < 1e-5}`);
+console.log(
+  `rank ${r}: weighted all-reduce matches full batch: ${weightedErr < 1e-5}, plain average does: ${plainErr < 1e-5}`,
+);

@@ -5,11 +5,16 @@
 import * as tf from '@tensorflow/tfjs';
 import { dist } from 'ranks';
 
-const n = dist.worldSize, psi = 4096, shard = psi / n, maxNorm = 1.0;
+const n = dist.worldSize,
+  psi = 4096,
+  shard = psi / n,
+  maxNorm = 1.0;
 const X = tf.randomNormal([16, psi], 0, 1, 'float32', 10 + dist.rank);
 const Y = tf.randomNormal([16, 1], 0, 1, 'float32', 20 + dist.rank);
 const w = tf.randomNormal([psi], 0, 0.05, 'float32', 1);
-const grad = tf.grad((v: tf.Tensor) => tf.losses.meanSquaredError(Y, X.matMul(v.reshape([psi, 1]))) as tf.Scalar);
+const grad = tf.grad(
+  (v: tf.Tensor) => tf.losses.meanSquaredError(Y, X.matMul(v.reshape([psi, 1]))) as tf.Scalar,
+);
 const value = async (t: tf.Tensor) => (await t.data())[0]!;
 
 // Each rank ends backward with only its shard of the averaged gradient, as ZeRO-2 or FSDP leave it.
@@ -33,6 +38,10 @@ const gap = async (t: tf.Tensor) => value(t.sub(mine).abs().max());
 
 const wrongGap = await dist.allReduce(tf.scalar(await gap(wrong)), { op: 'max' });
 const rightGap = await dist.allReduce(tf.scalar(await gap(right)), { op: 'max' });
-console.log(`rank ${dist.rank}: shard norm ${localNorm.toFixed(4)}, global norm ${totalNorm.toFixed(4)} (one device: ${fullNorm.toFixed(4)})`);
+console.log(
+  `rank ${dist.rank}: shard norm ${localNorm.toFixed(4)}, global norm ${totalNorm.toFixed(4)} (one device: ${fullNorm.toFixed(4)})`,
+);
 console.log(`clipping by the shard norm matches one device: ${(await value(wrongGap)) < 1e-6}`);
-console.log(`clipping by the all-reduced norm matches one device: ${(await value(rightGap)) < 1e-6}`);
+console.log(
+  `clipping by the all-reduced norm matches one device: ${(await value(rightGap)) < 1e-6}`,
+);

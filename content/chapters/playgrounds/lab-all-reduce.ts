@@ -13,4 +13,6 @@ const avg = await dist.allReduce(x, { op: 'avg' });
 const max = await dist.allReduce(x, { op: 'max' });
 console.log('avg:', Array.from(await avg.data()), 'max:', Array.from(await max.data()));
 const total = (n * (n + 1)) / 2;
-console.log(`allReduce ok: ${(await max.data())[0] === n && Math.abs((await avg.data())[0]! - total / n) < 1e-6}`);
+console.log(
+  `allReduce ok: ${(await max.data())[0] === n && Math.abs((await avg.data())[0]! - total / n) < 1e-6}`,
+);

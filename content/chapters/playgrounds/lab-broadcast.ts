@@ -3,7 +3,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { dist } from 'ranks';
 
-const mine = tf.tensor([dist.rank * 100, dist.rank * 100 + 1]);   // different on every rank
+const mine = tf.tensor([dist.rank * 100, dist.rank * 100 + 1]); // different on every rank
 const fromRoot = await dist.broadcast(mine, { src: 0 });
 console.log('before', Array.from(await mine.data()), '→ after', Array.from(await fromRoot.data()));
 console.log(`same as rank 0: ${(await fromRoot.data()).every((v, i) => v === i)}`);

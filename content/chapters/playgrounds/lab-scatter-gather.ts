@@ -13,4 +13,6 @@ const squared = myRows.square();
 const all = await dist.gather(squared, { dst: 0 });
 if (all) console.log('gathered on rank 0:', JSON.stringify(await all.array()));
 const expected = Array.from({ length: n }, (_, k) => [k * k, k * k, k * k]);
-console.log(`scatter/gather ok: ${all ? JSON.stringify(await all.array()) === JSON.stringify(expected) : (await myRows.data())[0] === dist.rank}`);
+console.log(
+  `scatter/gather ok: ${all ? JSON.stringify(await all.array()) === JSON.stringify(expected) : (await myRows.data())[0] === dist.rank}`,
+);

@@ -5,14 +5,30 @@
   const rowsOf = (r: number) => r + 2;
   const start = Array.from({ length: dist.rank }, (_, r) => rowsOf(r)).reduce((a, b) => a + b, 0);
   const total = Array.from({ length: n }, (_, r) => rowsOf(r)).reduce((a, b) => a + b, 0);
-  const X = tf.tensor2d(Array.from({ length: total * 3 }, (_, i) => ((i * 7) % 11) / 10 - 0.5), [total, 3]);
-  const Y = tf.tensor2d(Array.from({ length: total }, (_, i) => (i % 3) - 1), [total, 1]);
+  const X = tf.tensor2d(
+    Array.from({ length: total * 3 }, (_, i) => ((i * 7) % 11) / 10 - 0.5),
+    [total, 3],
+  );
+  const Y = tf.tensor2d(
+    Array.from({ length: total }, (_, i) => (i % 3) - 1),
+    [total, 1],
+  );
   const w = tf.tensor2d([[0.1], [-0.2], [0.3]]);
-  const mine = await averagedGradient(X.slice([start, 0], [rowsOf(dist.rank), 3]) as tf.Tensor2D, Y.slice([start, 0], [rowsOf(dist.rank), 1]) as tf.Tensor2D, w);
-  const full = tf.grad((weights: tf.Tensor) => tf.losses.meanSquaredError(Y, X.matMul(weights as tf.Tensor2D)))(w);
+  const mine = await averagedGradient(
+    X.slice([start, 0], [rowsOf(dist.rank), 3]) as tf.Tensor2D,
+    Y.slice([start, 0], [rowsOf(dist.rank), 1]) as tf.Tensor2D,
+    w,
+  );
+  const full = tf.grad((weights: tf.Tensor) =>
+    tf.losses.meanSquaredError(Y, X.matMul(weights as tf.Tensor2D)),
+  )(w);
   const a = Array.from(await mine.data());
   const b = Array.from(await full.data());
   const diff = Math.max(...b.map((v, i) => Math.abs(v - (a[i] ?? NaN))));
-  if (a.length === b.length && diff < 1e-5) console.log(`CHECK PASS unequal shards (${rowsOf(dist.rank)} of ${total} rows)`);
-  else console.log(`CHECK FAIL rank ${dist.rank}: gradient differs from the full-batch gradient by ${diff.toExponential(2)} (this rank has ${rowsOf(dist.rank)} of ${total} rows)`);
+  if (a.length === b.length && diff < 1e-5)
+    console.log(`CHECK PASS unequal shards (${rowsOf(dist.rank)} of ${total} rows)`);
+  else
+    console.log(
+      `CHECK FAIL rank ${dist.rank}: gradient differs from the full-batch gradient by ${diff.toExponential(2)} (this rank has ${rowsOf(dist.rank)} of ${total} rows)`,
+    );
 }

@@ -6,10 +6,16 @@ import { dist } from 'ranks';
 
 /** Gradient of mean((x·w − y)²) over this rank's rows, and the number of rows. */
 function localGradient(x: tf.Tensor2D, y: tf.Tensor2D, w: tf.Tensor2D): tf.Tensor {
-  return tf.grad((weights: tf.Tensor) => tf.losses.meanSquaredError(y, x.matMul(weights as tf.Tensor2D)))(w);
+  return tf.grad((weights: tf.Tensor) =>
+    tf.losses.meanSquaredError(y, x.matMul(weights as tf.Tensor2D)),
+  )(w);
 }
 
-async function averagedGradient(x: tf.Tensor2D, y: tf.Tensor2D, w: tf.Tensor2D): Promise<tf.Tensor> {
+async function averagedGradient(
+  x: tf.Tensor2D,
+  y: tf.Tensor2D,
+  w: tf.Tensor2D,
+): Promise<tf.Tensor> {
   const g = localGradient(x, y, w);
   // TODO: combine the ranks' gradients so the result equals the gradient over all rows.
   return g;

@@ -9,8 +9,13 @@ async function allReduceBuckets(grads: tf.Tensor[], capElements: number): Promis
   const flush = async () => {
     const flat = tf.concat(bucket.map((i) => grads[i]!.reshape([-1])));
     const reduced = await dist.allReduce(flat, { op: 'avg' });
-    const parts = tf.split(reduced, bucket.map((i) => grads[i]!.size));
-    bucket.forEach((i, k) => { out[i] = parts[k]!.reshape(grads[i]!.shape); });
+    const parts = tf.split(
+      reduced,
+      bucket.map((i) => grads[i]!.size),
+    );
+    bucket.forEach((i, k) => {
+      out[i] = parts[k]!.reshape(grads[i]!.shape);
+    });
     bucket = [];
     size = 0;
   };

@@ -2,7 +2,10 @@
 import * as tf from '@tensorflow/tfjs';
 import { dist } from 'ranks';
 
-async function clipShard(shard: tf.Tensor, maxNorm: number): Promise<{ clipped: tf.Tensor; totalNorm: number }> {
+async function clipShard(
+  shard: tf.Tensor,
+  maxNorm: number,
+): Promise<{ clipped: tf.Tensor; totalNorm: number }> {
   const sumSq = await dist.allReduce(shard.square().sum(), { op: 'sum' });
   const totalNorm = Math.sqrt((await sumSq.data())[0]!);
   return { clipped: shard.mul(Math.min(1, maxNorm / (totalNorm + 1e-6))), totalNorm };

@@ -4,7 +4,10 @@
 import * as tf from '@tensorflow/tfjs';
 import { dist } from 'ranks';
 
-async function clipShard(shard: tf.Tensor, maxNorm: number): Promise<{ clipped: tf.Tensor; totalNorm: number }> {
+async function clipShard(
+  shard: tf.Tensor,
+  maxNorm: number,
+): Promise<{ clipped: tf.Tensor; totalNorm: number }> {
   const norm = (await shard.norm().data())[0]!; // TODO: this is only this rank's part of ‖g‖
   return { clipped: shard.mul(Math.min(1, maxNorm / (norm + 1e-6))), totalNorm: norm };
 }

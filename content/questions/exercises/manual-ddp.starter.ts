@@ -5,10 +5,18 @@
 import * as tf from '@tensorflow/tfjs';
 import { dist } from 'ranks';
 
-async function trainDataParallel(x: tf.Tensor2D, y: tf.Tensor2D, initial: tf.Tensor2D, steps: number, lr: number): Promise<tf.Tensor> {
+async function trainDataParallel(
+  x: tf.Tensor2D,
+  y: tf.Tensor2D,
+  initial: tf.Tensor2D,
+  steps: number,
+  lr: number,
+): Promise<tf.Tensor> {
   let w: tf.Tensor = initial;
   for (let step = 0; step < steps; step++) {
-    const grad = tf.grad((weights: tf.Tensor) => tf.losses.meanSquaredError(y, x.matMul(weights as tf.Tensor2D)))(w);
+    const grad = tf.grad((weights: tf.Tensor) =>
+      tf.losses.meanSquaredError(y, x.matMul(weights as tf.Tensor2D)),
+    )(w);
     // TODO: start every rank from rank 0's weights, and step on the gradient of the whole batch.
     w = w.sub(grad.mul(lr));
   }

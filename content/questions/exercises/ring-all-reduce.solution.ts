@@ -9,7 +9,9 @@ async function ringAllReduce(x: tf.Tensor1D): Promise<tf.Tensor1D> {
   const prev = (dist.rank - 1 + n) % n;
   const size = x.size;
   const bounds = Array.from({ length: n + 1 }, (_, i) => Math.floor((i * size) / n));
-  const chunks: tf.Tensor1D[] = Array.from({ length: n }, (_, i) => x.slice(bounds[i]!, bounds[i + 1]! - bounds[i]!));
+  const chunks: tf.Tensor1D[] = Array.from({ length: n }, (_, i) =>
+    x.slice(bounds[i]!, bounds[i + 1]! - bounds[i]!),
+  );
   // Reduce-scatter: at step s, send chunk (rank − s) and add the incoming chunk (rank − s − 1).
   for (let s = 0; s < n - 1; s++) {
     const out = (dist.rank - s + n) % n;

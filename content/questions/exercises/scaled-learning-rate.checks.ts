@@ -11,11 +11,17 @@
   ];
   const failures = [];
   for (const c of cases) {
-    const peak = c.baseLr * (c.micro * n) / c.baseBatch;
+    const peak = (c.baseLr * (c.micro * n)) / c.baseBatch;
     const want = c.warmup > 0 && c.step < c.warmup ? (peak * (c.step + 1)) / c.warmup : peak;
     const got = learningRate(c.step, c.baseLr, c.baseBatch, c.micro, c.warmup);
-    if (typeof got !== 'number' || Math.abs(got - want) > 1e-12 * Math.max(1, want)) failures.push(`step ${c.step} (micro ${c.micro} × ${n} ranks, base ${c.baseLr} at ${c.baseBatch}, warm-up ${c.warmup}): got ${got}, expected ${want}`);
+    if (typeof got !== 'number' || Math.abs(got - want) > 1e-12 * Math.max(1, want))
+      failures.push(
+        `step ${c.step} (micro ${c.micro} × ${n} ranks, base ${c.baseLr} at ${c.baseBatch}, warm-up ${c.warmup}): got ${got}, expected ${want}`,
+      );
   }
   if (failures.length === 0) console.log('CHECK PASS linear scaling with warm-up');
-  else console.log(`CHECK FAIL rank ${dist.rank}: ${failures[0]}${failures.length > 1 ? ` (and ${failures.length - 1} more)` : ''}`);
+  else
+    console.log(
+      `CHECK FAIL rank ${dist.rank}: ${failures[0]}${failures.length > 1 ? ` (and ${failures.length - 1} more)` : ''}`,
+    );
 }

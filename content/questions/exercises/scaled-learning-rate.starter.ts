@@ -4,7 +4,13 @@
 // `warmup` steps (no warm-up when warmup is 0).
 import { dist } from 'ranks';
 
-function learningRate(step: number, baseLr: number, baseBatch: number, micro: number, warmup: number): number {
+function learningRate(
+  step: number,
+  baseLr: number,
+  baseBatch: number,
+  micro: number,
+  warmup: number,
+): number {
   // TODO: the global batch grows with dist.worldSize.
   return baseLr;
 }

@@ -22,14 +22,17 @@ function opOf(op, t) {
 /** dst[i] = dst[i] (op) src[i]: 16 elements per SIMD iteration, then a scalar tail. */
 function binary(op, t) {
   const o = opOf(op, t);
-  const vec = (off) => `      (v128.store offset=${off} (local.get $dst) (${o.simd} (v128.load offset=${off} (local.get $dst)) (v128.load offset=${off} (local.get $src))))`;
+  const vec = (off) =>
+    `      (v128.store offset=${off} (local.get $dst) (${o.simd} (v128.load offset=${off} (local.get $dst)) (v128.load offset=${off} (local.get $src))))`;
   const tail = o.ordered
     ? [
         `      (local.set $a (${t}.load (local.get $dst)))`,
         `      (local.set $b (${t}.load (local.get $src)))`,
         `      (${t}.store (local.get $dst) (select (local.get $a) (local.get $b) (${o.compare} (local.get $a) (local.get $b))))`,
       ]
-    : [`      (${t}.store (local.get $dst) (${o.scalar} (${t}.load (local.get $dst)) (${t}.load (local.get $src))))`];
+    : [
+        `      (${t}.store (local.get $dst) (${o.scalar} (${t}.load (local.get $dst)) (${t}.load (local.get $src))))`,
+      ];
   return [
     `  (func (export "${op}_${t}") (param $dst i32) (param $src i32) (param $len i32)`,
     `    (local $end i32) (local $vend i32)${o.ordered ? ` (local $a ${t}) (local $b ${t})` : ''}`,
@@ -52,7 +55,8 @@ function binary(op, t) {
   ].join('\n');
 }
 
-const regionK = '(i32.add (i32.load (i32.add (local.get $table) (i32.shl (local.get $k) (i32.const 2)))) (local.get $off))';
+const regionK =
+  '(i32.add (i32.load (i32.add (local.get $table) (i32.shl (local.get $k) (i32.const 2)))) (local.get $off))';
 /** A loop of k over `from`..n−1 running `body`. */
 const overRegions = (name, from, body, indent) => [
   `${indent}(local.set $k (i32.const ${from}))`,
@@ -72,7 +76,10 @@ function fused(op, t) {
   const avg = op === 'avg';
   const o = opOf(avg ? 'sum' : op, t);
   const accumulate = o.ordered
-    ? [`(local.set $x (${t}.load (local.get $p)))`, `(local.set $acc (select (local.get $acc) (local.get $x) (${o.compare} (local.get $acc) (local.get $x))))`]
+    ? [
+        `(local.set $x (${t}.load (local.get $p)))`,
+        `(local.set $acc (select (local.get $acc) (local.get $x) (${o.compare} (local.get $acc) (local.get $x))))`,
+      ]
     : [`(local.set $acc (${o.scalar} (local.get $acc) (${t}.load (local.get $p))))`];
   return [
     `  (func (export "fused_${op}_${t}") (param $table i32) (param $n i32) (param $len i32)`,
@@ -80,20 +87,44 @@ function fused(op, t) {
     `    (local $a v128) (local $b v128) (local $acc ${t}) (local $x i32)${avg ? ' (local $nv v128) (local $nf f32)' : ''}`,
     '    (local.set $end (i32.shl (local.get $len) (i32.const 2)))',
     '    (local.set $vend (i32.shl (i32.and (local.get $len) (i32.const -8)) (i32.const 2)))',
-    ...(avg ? ['    (local.set $nf (f32.convert_i32_u (local.get $n)))', '    (local.set $nv (f32x4.splat (local.get $nf)))'] : []),
+    ...(avg
+      ? [
+          '    (local.set $nf (f32.convert_i32_u (local.get $n)))',
+          '    (local.set $nv (f32x4.splat (local.get $nf)))',
+        ]
+      : []),
     '    (block $simd_done',
     '      (loop $simd',
     '        (br_if $simd_done (i32.ge_u (local.get $off) (local.get $vend)))',
     '        (local.set $p (i32.add (i32.load (local.get $table)) (local.get $off)))',
     '        (local.set $a (v128.load (local.get $p)))',
     '        (local.set $b (v128.load offset=16 (local.get $p)))',
-    ...overRegions('red', 1, [
-      `(local.set $p ${regionK})`,
-      `(local.set $a (${o.simd} (local.get $a) (v128.load (local.get $p))))`,
-      `(local.set $b (${o.simd} (local.get $b) (v128.load offset=16 (local.get $p))))`,
-    ], '        '),
-    ...(avg ? ['        (local.set $a (f32x4.div (local.get $a) (local.get $nv)))', '        (local.set $b (f32x4.div (local.get $b) (local.get $nv)))'] : []),
-    ...overRegions('st', 0, [`(local.set $p ${regionK})`, '(v128.store (local.get $p) (local.get $a))', '(v128.store offset=16 (local.get $p) (local.get $b))'], '        '),
+    ...overRegions(
+      'red',
+      1,
+      [
+        `(local.set $p ${regionK})`,
+        `(local.set $a (${o.simd} (local.get $a) (v128.load (local.get $p))))`,
+        `(local.set $b (${o.simd} (local.get $b) (v128.load offset=16 (local.get $p))))`,
+      ],
+      '        ',
+    ),
+    ...(avg
+      ? [
+          '        (local.set $a (f32x4.div (local.get $a) (local.get $nv)))',
+          '        (local.set $b (f32x4.div (local.get $b) (local.get $nv)))',
+        ]
+      : []),
+    ...overRegions(
+      'st',
+      0,
+      [
+        `(local.set $p ${regionK})`,
+        '(v128.store (local.get $p) (local.get $a))',
+        '(v128.store offset=16 (local.get $p) (local.get $b))',
+      ],
+      '        ',
+    ),
     '        (local.set $off (i32.add (local.get $off) (i32.const 32)))',
     '        (br $simd)))',
     '    (block $tail_done',

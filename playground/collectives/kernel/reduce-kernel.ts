@@ -11,7 +11,13 @@ export interface ReduceKernel {
    * One pass over a chunk: reduce element-wise across the n regions whose byte addresses are the n i32 at
    * `table` (offset already applied), and store the result into all n. False when there is no fused kernel (int32 avg).
    */
-  reduceIntoAll(op: KernelOp | 'avg', dtype: KernelDtype, table: number, n: number, len: number): boolean;
+  reduceIntoAll(
+    op: KernelOp | 'avg',
+    dtype: KernelDtype,
+    table: number,
+    n: number,
+    len: number,
+  ): boolean;
   /** Copies len 4-byte elements from src to dst (byte addresses; regions may overlap). */
   copy(dst: number, src: number, len: number): void;
 }
@@ -30,13 +36,19 @@ function decodeBase64(text: string): Uint8Array {
 /** Instantiates the kernel synchronously (workers and Node; a browser main thread refuses modules over 4 KB this way). */
 export function instantiateReduceKernel(memory: WebAssembly.Memory): ReduceKernel {
   compiled ??= new WebAssembly.Module(decodeBase64(REDUCE_WASM_BASE64) as Uint8Array<ArrayBuffer>);
-  return bindKernel(new WebAssembly.Instance(compiled, { env: { memory } }).exports as Record<string, Fn3>);
+  return bindKernel(
+    new WebAssembly.Instance(compiled, { env: { memory } }).exports as Record<string, Fn3>,
+  );
 }
 
 /** Instantiates the kernel asynchronously: works on any thread. */
 export async function loadReduceKernel(memory: WebAssembly.Memory): Promise<ReduceKernel> {
-  compiled ??= await WebAssembly.compile(decodeBase64(REDUCE_WASM_BASE64) as Uint8Array<ArrayBuffer>);
-  return bindKernel((await WebAssembly.instantiate(compiled, { env: { memory } })).exports as Record<string, Fn3>);
+  compiled ??= await WebAssembly.compile(
+    decodeBase64(REDUCE_WASM_BASE64) as Uint8Array<ArrayBuffer>,
+  );
+  return bindKernel(
+    (await WebAssembly.instantiate(compiled, { env: { memory } })).exports as Record<string, Fn3>,
+  );
 }
 
 function bindKernel(exports: Record<string, Fn3>): ReduceKernel {
@@ -46,7 +58,8 @@ function bindKernel(exports: Record<string, Fn3>): ReduceKernel {
     table[`${op}int32`] = exports[`${op}_i32`]!;
   }
   const fused: Record<string, Fn3> = {};
-  for (const name of Object.keys(exports)) if (name.startsWith('fused_')) fused[name.slice(6)] = exports[name]!;
+  for (const name of Object.keys(exports))
+    if (name.startsWith('fused_')) fused[name.slice(6)] = exports[name]!;
   const copy = exports.copy!;
   const divF32 = exports.div_f32!;
   const divI32 = exports.div_i32!;

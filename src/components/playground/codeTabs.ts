@@ -16,14 +16,22 @@ export function wireCodeTabs(root: HTMLElement): void {
   tabs.forEach((tab, i) => {
     tab.addEventListener('click', () => select(tab, false));
     tab.addEventListener('keydown', (e) => {
-      const to = ({ ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: tabs.length - 1 } as Record<string, number>)[e.key];
+      const to = (
+        { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: tabs.length - 1 } as Record<
+          string,
+          number
+        >
+      )[e.key];
       if (to === undefined) return;
       e.preventDefault();
       select(tabs[(to + tabs.length) % tabs.length]!, true);
     });
   });
   // Run shows what runs: the TypeScript.
-  if (tabs[0]) root.querySelector('[data-action="run"]')?.addEventListener('click', () => select(tabs[0]!, false));
+  if (tabs[0])
+    root
+      .querySelector('[data-action="run"]')
+      ?.addEventListener('click', () => select(tabs[0]!, false));
 
   const status = root.querySelector<HTMLElement>('[data-copied]');
   for (const button of root.querySelectorAll<HTMLButtonElement>('[data-copy]')) {
@@ -33,7 +41,9 @@ export function wireCodeTabs(root: HTMLElement): void {
         await navigator.clipboard.writeText(text);
         if (status) status.textContent = 'Copied to the clipboard.';
       } catch {
-        if (status) status.textContent = 'The browser refused the clipboard: select the text and copy it by hand.';
+        if (status)
+          status.textContent =
+            'The browser refused the clipboard: select the text and copy it by hand.';
       }
     });
   }

@@ -5,7 +5,12 @@
 import * as monaco from 'monaco-editor/editor';
 import 'monaco-editor/features/register.all';
 import 'monaco-editor/languages/definitions/typescript/register';
-import { typescriptDefaults, ModuleKind, ModuleResolutionKind, ScriptTarget } from 'monaco-editor/languages/features/typescript/register';
+import {
+  typescriptDefaults,
+  ModuleKind,
+  ModuleResolutionKind,
+  ScriptTarget,
+} from 'monaco-editor/languages/features/typescript/register';
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
 import TypeScriptWorker from 'monaco-editor/languages/features/typescript/ts.worker?worker';
 
@@ -13,7 +18,8 @@ export { monaco };
 
 (globalThis as { MonacoEnvironment?: unknown }).MonacoEnvironment = {
   // Only two workers ship: TypeScript's language service and the plain editor worker.
-  getWorker: (_moduleId: string, label: string) => (label === 'typescript' || label === 'javascript' ? new TypeScriptWorker() : new EditorWorker()),
+  getWorker: (_moduleId: string, label: string) =>
+    label === 'typescript' || label === 'javascript' ? new TypeScriptWorker() : new EditorWorker(),
 };
 
 let typingsLoaded: Promise<void> | undefined;
@@ -21,18 +27,48 @@ let typingsLoaded: Promise<void> | undefined;
 function loadTypings(): Promise<void> {
   typingsLoaded ??= import('virtual:ranks-editor-types').then(({ default: files }) => {
     typescriptDefaults.setCompilerOptions({
-      target: ScriptTarget.ES2020, module: ModuleKind.ESNext, moduleResolution: ModuleResolutionKind.NodeJs,
-      strict: true, noEmit: true, allowNonTsExtensions: true, skipLibCheck: true, lib: ['es2022', 'dom'],
+      target: ScriptTarget.ES2020,
+      module: ModuleKind.ESNext,
+      moduleResolution: ModuleResolutionKind.NodeJs,
+      strict: true,
+      noEmit: true,
+      allowNonTsExtensions: true,
+      skipLibCheck: true,
+      lib: ['es2022', 'dom'],
     });
-    typescriptDefaults.setExtraLibs(Object.entries(files as Record<string, string>).map(([filePath, content]) => ({ filePath, content })));
+    typescriptDefaults.setExtraLibs(
+      Object.entries(files as Record<string, string>).map(([filePath, content]) => ({
+        filePath,
+        content,
+      })),
+    );
   });
   return typingsLoaded;
 }
 
 // Monaco's stock line-number greys miss WCAG AA contrast; these themes darken (or lighten) them.
-monaco.editor.defineTheme('ranks-light', { base: 'vs', inherit: true, rules: [], colors: { 'editorLineNumber.foreground': '#57606a', 'editorLineNumber.dimmedForeground': '#57606a', 'editorLineNumber.activeForeground': '#1f2328' } });
-monaco.editor.defineTheme('ranks-dark', { base: 'vs-dark', inherit: true, rules: [{ token: 'comment', foreground: '8fbf7f' }], colors: { 'editorLineNumber.foreground': '#a0a8b4', 'editorLineNumber.dimmedForeground': '#a0a8b4', 'editorLineNumber.activeForeground': '#e6edf3' } });
-const themeName = () => (document.documentElement.dataset.theme === 'dark' ? 'ranks-dark' : 'ranks-light');
+monaco.editor.defineTheme('ranks-light', {
+  base: 'vs',
+  inherit: true,
+  rules: [],
+  colors: {
+    'editorLineNumber.foreground': '#57606a',
+    'editorLineNumber.dimmedForeground': '#57606a',
+    'editorLineNumber.activeForeground': '#1f2328',
+  },
+});
+monaco.editor.defineTheme('ranks-dark', {
+  base: 'vs-dark',
+  inherit: true,
+  rules: [{ token: 'comment', foreground: '8fbf7f' }],
+  colors: {
+    'editorLineNumber.foreground': '#a0a8b4',
+    'editorLineNumber.dimmedForeground': '#a0a8b4',
+    'editorLineNumber.activeForeground': '#e6edf3',
+  },
+});
+const themeName = () =>
+  document.documentElement.dataset.theme === 'dark' ? 'ranks-dark' : 'ranks-light';
 let modelCount = 0;
 
 export interface PlaygroundEditor {
@@ -44,18 +80,34 @@ export interface PlaygroundEditor {
   dispose(): void;
 }
 
-export async function createEditor(container: HTMLElement, code: string, handlers: { onChange(code: string): void; onRun(): void; label: string }): Promise<PlaygroundEditor> {
+export async function createEditor(
+  container: HTMLElement,
+  code: string,
+  handlers: { onChange(code: string): void; onRun(): void; label: string },
+): Promise<PlaygroundEditor> {
   await loadTypings();
   // Each playground is its own module file, so two playgrounds on a page do not share top-level names.
   const uri = monaco.Uri.parse(`file:///playground-${++modelCount}.ts`);
   const model = monaco.editor.createModel(code, 'typescript', uri);
   const editor = monaco.editor.create(container, {
-    model, theme: themeName(), automaticLayout: true, minimap: { enabled: false }, fontSize: 14,
-    scrollBeyondLastLine: false, tabSize: 2, ariaLabel: handlers.label, fixedOverflowWidgets: true,
+    model,
+    theme: themeName(),
+    automaticLayout: true,
+    minimap: { enabled: false },
+    fontSize: 14,
+    scrollBeyondLastLine: false,
+    tabSize: 2,
+    ariaLabel: handlers.label,
+    fixedOverflowWidgets: true,
   });
   const onTheme = () => monaco.editor.setTheme(themeName());
   document.addEventListener('ranks:themechange', onTheme);
-  editor.addAction({ id: 'ranks.run', label: 'Run on all ranks', keybindings: [monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter], run: () => handlers.onRun() });
+  editor.addAction({
+    id: 'ranks.run',
+    label: 'Run on all ranks',
+    keybindings: [monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter],
+    run: () => handlers.onRun(),
+  });
   model.onDidChangeContent(() => {
     monaco.editor.setModelMarkers(model, 'ranks', []);
     handlers.onChange(model.getValue());
@@ -65,11 +117,22 @@ export async function createEditor(container: HTMLElement, code: string, handler
     getCode: () => model.getValue(),
     setCode: (c) => model.setValue(c),
     markErrors(errors) {
-      monaco.editor.setModelMarkers(model, 'ranks', errors.map((e) => {
-        const line = Math.min(Math.max(1, e.line), model.getLineCount());
-        const column = Math.max(1, e.column ?? model.getLineFirstNonWhitespaceColumn(line));
-        return { severity: monaco.MarkerSeverity.Error, message: e.message, startLineNumber: line, startColumn: column, endLineNumber: line, endColumn: Math.max(column + 1, model.getLineMaxColumn(line)) };
-      }));
+      monaco.editor.setModelMarkers(
+        model,
+        'ranks',
+        errors.map((e) => {
+          const line = Math.min(Math.max(1, e.line), model.getLineCount());
+          const column = Math.max(1, e.column ?? model.getLineFirstNonWhitespaceColumn(line));
+          return {
+            severity: monaco.MarkerSeverity.Error,
+            message: e.message,
+            startLineNumber: line,
+            startColumn: column,
+            endLineNumber: line,
+            endColumn: Math.max(column + 1, model.getLineMaxColumn(line)),
+          };
+        }),
+      );
     },
     reveal(line, column = 1) {
       editor.revealLineInCenter(line);

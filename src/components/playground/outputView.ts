@@ -1,7 +1,14 @@
 import type { ClusterEvent, RunRecord } from '../../../playground/cluster/protocol.ts';
 import { MAX_LOG_LINES } from '../../../playground/contract/protocol.ts';
 
-type Line = { rank: number; time: number; text: string; kind: 'log' | 'warn' | 'error'; line?: number; column?: number };
+type Line = {
+  rank: number;
+  time: number;
+  text: string;
+  kind: 'log' | 'warn' | 'error';
+  line?: number;
+  column?: number;
+};
 
 /** Lines a rank's pane keeps on screen; older ones leave the page (the download keeps them). */
 export const MAX_PANE_LINES = 200;
@@ -57,7 +64,9 @@ export class OutputView {
     this.toggle.className = 'pg-view-toggle';
     this.toggle.textContent = 'Combined view';
     this.toggle.setAttribute('aria-pressed', 'false');
-    this.toggle.addEventListener('click', () => this.setCombined(this.toggle.getAttribute('aria-pressed') !== 'true'));
+    this.toggle.addEventListener('click', () =>
+      this.setCombined(this.toggle.getAttribute('aria-pressed') !== 'true'),
+    );
     this.download = document.createElement('button');
     this.download.type = 'button';
     this.download.className = 'pg-view-toggle pg-download';
@@ -128,7 +137,12 @@ export class OutputView {
     const p = document.createElement('p');
     p.className = `pg-notice ${kind}`;
     p.setAttribute('role', kind === 'error' ? 'alert' : 'status');
-    p.append(this.lineNode({ rank: -1, time: 0, text, kind: kind === 'error' ? 'error' : 'log', ...at }, false));
+    p.append(
+      this.lineNode(
+        { rank: -1, time: 0, text, kind: kind === 'error' ? 'error' : 'log', ...at },
+        false,
+      ),
+    );
     this.grid.before(p);
   }
 
@@ -140,9 +154,22 @@ export class OutputView {
   add(e: ClusterEvent): void {
     if (e.type === 'backend') return this.setBackend(e.rank, e.backend, e.reason);
     if (e.type !== 'log' && e.type !== 'error') return;
-    const line: Line = e.type === 'log'
-      ? { rank: e.rank, time: e.time, text: e.text, kind: e.level === 'error' ? 'error' : e.level === 'warn' ? 'warn' : 'log' }
-      : { rank: e.rank, time: e.time, text: e.message, kind: 'error', line: e.line, column: e.column };
+    const line: Line =
+      e.type === 'log'
+        ? {
+            rank: e.rank,
+            time: e.time,
+            text: e.text,
+            kind: e.level === 'error' ? 'error' : e.level === 'warn' ? 'warn' : 'log',
+          }
+        : {
+            rank: e.rank,
+            time: e.time,
+            text: e.message,
+            kind: 'error',
+            line: e.line,
+            column: e.column,
+          };
     this.pending.push(line);
     this.frame ||= requestAnimationFrame(() => this.flushWhenDue());
   }
@@ -205,7 +232,11 @@ export class OutputView {
     const tail = old.slice(first);
     const merged: Line[] = old.slice(0, first);
     for (let i = 0, j = 0; i < tail.length || j < fresh.length;) {
-      merged.push(j >= fresh.length || (i < tail.length && byTime(tail[i]!, fresh[j]!) <= 0) ? tail[i++]! : fresh[j++]!);
+      merged.push(
+        j >= fresh.length || (i < tail.length && byTime(tail[i]!, fresh[j]!) <= 0)
+          ? tail[i++]!
+          : fresh[j++]!,
+      );
     }
     const cut = Math.max(0, merged.length - MAX_COMBINED_LINES);
     this.combinedLines = merged.slice(cut);
@@ -276,8 +307,16 @@ export class OutputView {
     const record = this.record;
     if (!record) return;
     const all = record.combined();
-    const dropped = record.ranks.flatMap((r) => (r.droppedLines ? [`[rank ${r.rank}] … ${fmtCount(r.droppedLines)} more lines were not kept (a rank keeps its first ${fmtCount(MAX_LOG_LINES)})\n`] : []));
-    const blob = new Blob([...all.map((l) => `[rank ${l.rank}] ${l.text}\n`), ...dropped], { type: 'text/plain' });
+    const dropped = record.ranks.flatMap((r) =>
+      r.droppedLines
+        ? [
+            `[rank ${r.rank}] … ${fmtCount(r.droppedLines)} more lines were not kept (a rank keeps its first ${fmtCount(MAX_LOG_LINES)})\n`,
+          ]
+        : [],
+    );
+    const blob = new Blob([...all.map((l) => `[rank ${l.rank}] ${l.text}\n`), ...dropped], {
+      type: 'text/plain',
+    });
     const a = document.createElement('a');
     a.href = URL.createObjectURL(blob);
     a.download = 'ranks-output.txt';

@@ -1,5 +1,10 @@
 import { wireCodeTabs } from './codeTabs.ts';
-import { forgetEditsBeforeShare, keepEditsBeforeShare, loadEdits, loadEditsBeforeShare } from './savedEdits.ts';
+import {
+  forgetEditsBeforeShare,
+  keepEditsBeforeShare,
+  loadEdits,
+  loadEditsBeforeShare,
+} from './savedEdits.ts';
 import { sharedCode, sharedId } from './shareLink.ts';
 import type { Workbench } from './workbench.ts';
 
@@ -71,13 +76,16 @@ class RanksPlayground extends HTMLElement {
       const existing = await this.bench;
       const mine = existing ? existing.editor.getCode() : loadEdits(this.playgroundId);
       let kept = true;
-      if (mine !== null && mine !== code && mine !== this.original) kept = keepEditsBeforeShare(this.playgroundId, mine);
+      if (mine !== null && mine !== code && mine !== this.original)
+        kept = keepEditsBeforeShare(this.playgroundId, mine);
       const bench = existing ?? (await this.open(code));
       if (!bench) return;
       if (existing) bench.editor.setCode(code);
-      this.setStatus(kept
-        ? 'Opened the shared code. It has not run: press Run when you are ready.'
-        : 'Opened the shared code. Your own edits could not be kept aside (this browser refused to store them): do not edit if you want them back; reload without the link instead.');
+      this.setStatus(
+        kept
+          ? 'Opened the shared code. It has not run: press Run when you are ready.'
+          : 'Opened the shared code. Your own edits could not be kept aside (this browser refused to store them): do not edit if you want them back; reload without the link instead.',
+      );
       if (kept) this.offerOwnEdits(bench);
     } catch (e) {
       this.setStatus((e as Error).message);
@@ -106,7 +114,9 @@ class RanksPlayground extends HTMLElement {
       return bench;
     })().catch((e: unknown) => {
       this.bench = undefined;
-      this.setStatus(`The editor could not load: ${e instanceof Error ? e.message : String(e)}. Reload the page to try again.`);
+      this.setStatus(
+        `The editor could not load: ${e instanceof Error ? e.message : String(e)}. Reload the page to try again.`,
+      );
       return undefined;
     });
     return this.bench;
@@ -135,8 +145,13 @@ function openShareLink(): void {
     return reportShareLink((e as Error).message);
   }
   if (id === null) return reportShareLink(null);
-  const target = [...document.querySelectorAll<RanksPlayground>('ranks-playground')].find((p) => p.playgroundId === id);
-  if (!target) return reportShareLink(`This share link is for a playground named "${id}", which is not on this page, so nothing was opened.`);
+  const target = [...document.querySelectorAll<RanksPlayground>('ranks-playground')].find(
+    (p) => p.playgroundId === id,
+  );
+  if (!target)
+    return reportShareLink(
+      `This share link is for a playground named "${id}", which is not on this page, so nothing was opened.`,
+    );
   reportShareLink(null);
   void target.openShared();
 }

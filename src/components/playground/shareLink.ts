@@ -20,14 +20,20 @@ export const MAX_LINK_CHARS = 200_000;
 /** Most code a share link may inflate to; inflating stops as soon as it is passed. */
 export const MAX_SHARED_CODE_BYTES = 1 << 20;
 
-async function pipe(bytes: Uint8Array, stream: CompressionStream | DecompressionStream): Promise<Uint8Array> {
+async function pipe(
+  bytes: Uint8Array,
+  stream: CompressionStream | DecompressionStream,
+): Promise<Uint8Array> {
   const out = new Response(new Blob([bytes as BlobPart]).stream().pipeThrough(stream));
   return new Uint8Array(await out.arrayBuffer());
 }
 
 /** Inflates at most `limit` bytes, cancelling the stream as soon as there are more. */
 async function inflateAtMost(bytes: Uint8Array, limit: number): Promise<Uint8Array> {
-  const reader = new Blob([bytes as BlobPart]).stream().pipeThrough(new DecompressionStream('deflate-raw')).getReader();
+  const reader = new Blob([bytes as BlobPart])
+    .stream()
+    .pipeThrough(new DecompressionStream('deflate-raw'))
+    .getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
@@ -36,7 +42,9 @@ async function inflateAtMost(bytes: Uint8Array, limit: number): Promise<Uint8Arr
     size += value.byteLength;
     if (size > limit) {
       await reader.cancel();
-      throw new ShareLinkError(`This share link holds more than ${limit / (1 << 20)} MB of code, far more than a playground program, so it was not opened.`);
+      throw new ShareLinkError(
+        `This share link holds more than ${limit / (1 << 20)} MB of code, far more than a playground program, so it was not opened.`,
+      );
     }
     chunks.push(value);
   }
@@ -52,7 +60,11 @@ async function inflateAtMost(bytes: Uint8Array, limit: number): Promise<Uint8Arr
 /** A share link that cannot be opened, with the reason in the reader's words. */
 export class ShareLinkError extends Error {}
 
-export async function shareUrl(id: string, code: string, base: string = location.href): Promise<string> {
+export async function shareUrl(
+  id: string,
+  code: string,
+  base: string = location.href,
+): Promise<string> {
   const packed = await pipe(new TextEncoder().encode(code), new CompressionStream('deflate-raw'));
   const url = new URL(base);
   url.hash = `${PREFIX.slice(1)}${id}=${toBase64Url(packed)}`;
@@ -74,11 +86,15 @@ export function sharedId(hash: string = location.hash): string | null {
   }
 }
 
-const DAMAGED = 'This share link is damaged (it was probably cut short when copied), so its code could not be read.';
+const DAMAGED =
+  'This share link is damaged (it was probably cut short when copied), so its code could not be read.';
 
 /** Decodes the shared code, or throws a ShareLinkError saying why the link cannot be opened. */
 export async function sharedCode(hash: string = location.hash): Promise<string> {
-  if (hash.length > MAX_LINK_CHARS) throw new ShareLinkError(`This share link is ${Math.round(hash.length / 1000)} kB long, far longer than any playground program needs, so it was not opened.`);
+  if (hash.length > MAX_LINK_CHARS)
+    throw new ShareLinkError(
+      `This share link is ${Math.round(hash.length / 1000)} kB long, far longer than any playground program needs, so it was not opened.`,
+    );
   const eq = hash.indexOf('=');
   let packed: Uint8Array;
   try {

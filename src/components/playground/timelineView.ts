@@ -4,10 +4,18 @@ const SVG = 'http://www.w3.org/2000/svg';
 const LANE = 22;
 const LEFT = 56;
 
-const fmtBytes = (b: number) => (b >= 1 << 20 ? `${(b / (1 << 20)).toFixed(1)} MiB` : b >= 1024 ? `${(b / 1024).toFixed(1)} KiB` : `${b} B`);
+const fmtBytes = (b: number) =>
+  b >= 1 << 20
+    ? `${(b / (1 << 20)).toFixed(1)} MiB`
+    : b >= 1024
+      ? `${(b / 1024).toFixed(1)} KiB`
+      : `${b} B`;
 const fmtMs = (ms: number) => (ms >= 1 ? `${ms.toFixed(2)} ms` : `${(ms * 1000).toFixed(0)} µs`);
 
-function el<K extends keyof SVGElementTagNameMap>(name: K, attrs: Record<string, string | number>): SVGElementTagNameMap[K] {
+function el<K extends keyof SVGElementTagNameMap>(
+  name: K,
+  attrs: Record<string, string | number>,
+): SVGElementTagNameMap[K] {
   const node = document.createElementNS(SVG, name);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
   return node;
@@ -17,7 +25,12 @@ function el<K extends keyof SVGElementTagNameMap>(name: K, attrs: Record<string,
  * Draws a run's collective trace: one lane per rank, each collective (or ring step) a bar from its
  * start to its end, coloured by kind; hovering or focusing a bar shows kind, bytes and duration.
  */
-export function renderTimeline(container: HTMLElement, trace: TraceEvent[], worldSize: number, total = trace.length): void {
+export function renderTimeline(
+  container: HTMLElement,
+  trace: TraceEvent[],
+  worldSize: number,
+  total = trace.length,
+): void {
   container.replaceChildren();
   if (trace.length === 0) {
     const p = document.createElement('p');
@@ -37,13 +50,20 @@ export function renderTimeline(container: HTMLElement, trace: TraceEvent[], worl
   const width = 640;
   const height = worldSize * LANE + 24;
   const x = (t: number) => LEFT + ((t - t0) / span) * (width - LEFT - 8);
-  const svg = el('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img', class: 'pg-timeline-svg' });
+  const svg = el('svg', {
+    viewBox: `0 0 ${width} ${height}`,
+    role: 'img',
+    class: 'pg-timeline-svg',
+  });
   svg.setAttribute('aria-label', `Collective timeline of ${worldSize} ranks over ${fmtMs(span)}`);
   for (let r = 0; r < worldSize; r++) {
     const y = r * LANE + 4;
     const label = el('text', { x: 4, y: y + 14, class: 'pg-lane-label' });
     label.textContent = `rank ${r}`;
-    svg.append(el('line', { x1: LEFT, x2: width - 8, y1: y + LANE / 2, y2: y + LANE / 2, class: 'pg-lane' }), label);
+    svg.append(
+      el('line', { x1: LEFT, x2: width - 8, y1: y + LANE / 2, y2: y + LANE / 2, class: 'pg-lane' }),
+      label,
+    );
   }
   const kinds = new Set<string>();
   // Focusable bars help keyboard readers on small traces; a training run's hundreds would be a tab trap.
@@ -56,14 +76,27 @@ export function renderTimeline(container: HTMLElement, trace: TraceEvent[], worl
     const w = Math.max(2, x(e.end) - x(e.start));
     const bytes = e.kind === 'compute' ? '' : `, ${fmtBytes(e.bytes)}`;
     const desc = `rank ${e.rank}: ${e.kind === 'compute' ? `compute${e.label ? ` (${e.label})` : ''}` : e.kind}${e.algorithm ? ` (${e.algorithm}${e.step !== undefined ? `, step ${e.step}` : ''})` : ''}${e.peer !== undefined ? ` with rank ${e.peer}` : ''}${bytes}, ${fmtMs(e.end - e.start)}`;
-    const bar = el('rect', { x: x(e.start), y, width: w, height: half, rx: 2, class: `pg-bar kind-${e.kind}`, ...(focusable ? { tabindex: 0 } : {}) });
+    const bar = el('rect', {
+      x: x(e.start),
+      y,
+      width: w,
+      height: half,
+      rx: 2,
+      class: `pg-bar kind-${e.kind}`,
+      ...(focusable ? { tabindex: 0 } : {}),
+    });
     bar.setAttribute('aria-label', desc);
     const title = el('title', {});
     title.textContent = desc;
     bar.append(title);
     svg.append(bar);
   }
-  const axis = el('text', { x: width - 8, y: height - 4, 'text-anchor': 'end', class: 'pg-lane-label' });
+  const axis = el('text', {
+    x: width - 8,
+    y: height - 4,
+    'text-anchor': 'end',
+    class: 'pg-lane-label',
+  });
   axis.textContent = fmtMs(span);
   svg.append(axis);
   const legend = document.createElement('p');

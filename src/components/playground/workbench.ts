@@ -1,4 +1,8 @@
-import type { BackendChoice, ClusterEvent, RunningCluster } from '../../../playground/cluster/protocol.ts';
+import type {
+  BackendChoice,
+  ClusterEvent,
+  RunningCluster,
+} from '../../../playground/cluster/protocol.ts';
 import { createEditor, type PlaygroundEditor } from './monacoEditor.ts';
 import { OutputView } from './outputView.ts';
 import { saveEdits } from './savedEdits.ts';
@@ -57,14 +61,18 @@ export async function createWorkbench(root: HTMLElement, cfg: WorkbenchConfig): 
   const timeline = document.createElement('details');
   timeline.className = 'pg-timeline';
   timeline.hidden = true;
-  timeline.innerHTML = '<summary>Timeline of collectives</summary><div class="pg-timeline-body"></div>';
+  timeline.innerHTML =
+    '<summary>Timeline of collectives</summary><div class="pg-timeline-body"></div>';
 
   const editor = await createEditor(host, cfg.code, {
     label: `${cfg.title}: playground code editor. Ctrl+Enter or Cmd+Enter runs it.`,
     onChange(code) {
       const saved = saveEdits(cfg.id, code, cfg.original);
       cfg.setEdited(code !== cfg.original);
-      if (!saved && !saveFailed) cfg.setStatus('Your edits are not being saved: this browser refused to store them (its storage for this site is full or disabled), so a reload loses them. Share makes a link that keeps them.');
+      if (!saved && !saveFailed)
+        cfg.setStatus(
+          'Your edits are not being saved: this browser refused to store them (its storage for this site is full or disabled), so a reload loses them. Share makes a link that keeps them.',
+        );
       saveFailed = !saved;
     },
     onRun: () => void run(),
@@ -75,7 +83,11 @@ export async function createWorkbench(root: HTMLElement, cfg: WorkbenchConfig): 
   output.root.hidden = true;
 
   resetButton.addEventListener('click', () => {
-    if (editor.getCode() !== cfg.original && !confirm('Discard your edits and restore the original code?')) return;
+    if (
+      editor.getCode() !== cfg.original &&
+      !confirm('Discard your edits and restore the original code?')
+    )
+      return;
     editor.setCode(cfg.original);
     cfg.setStatus('Restored the original code.');
   });
@@ -83,12 +95,16 @@ export async function createWorkbench(root: HTMLElement, cfg: WorkbenchConfig): 
     try {
       const url = await shareUrl(cfg.id, editor.getCode());
       history.replaceState(null, '', url);
-      await navigator.clipboard.writeText(url).catch(() => { throw new Error('clipboard'); });
+      await navigator.clipboard.writeText(url).catch(() => {
+        throw new Error('clipboard');
+      });
       cfg.setStatus('Link copied. It opens this code in the editor without running it.');
     } catch (e) {
-      cfg.setStatus((e as Error).message === 'clipboard'
-        ? 'The link is in the address bar (the clipboard was not available). It opens this code without running it.'
-        : `Could not make a link: ${(e as Error).message}`);
+      cfg.setStatus(
+        (e as Error).message === 'clipboard'
+          ? 'The link is in the address bar (the clipboard was not available). It opens this code without running it.'
+          : `Could not make a link: ${(e as Error).message}`,
+      );
     }
   });
   const stop = () => {
@@ -115,17 +131,20 @@ export async function createWorkbench(root: HTMLElement, cfg: WorkbenchConfig): 
     let started = false;
     try {
       const { startCluster } = await cluster;
-      running = startCluster({ code, worldSize, backend: cfg.backend, ...(cfg.checks ? { checks: cfg.checks } : {}) }, (e: ClusterEvent) => {
-        if (e.type === 'backend' && !started) {
-          started = true;
-          cfg.setStatus(`Running on ${worldSize} rank${worldSize === 1 ? '' : 's'}…`);
-        }
-        if (e.type === 'error' && e.line) {
-          marks.push({ line: e.line, column: e.column, message: `rank ${e.rank}: ${e.message}` });
-          editor.markErrors(marks);
-        }
-        output.add(e);
-      });
+      running = startCluster(
+        { code, worldSize, backend: cfg.backend, ...(cfg.checks ? { checks: cfg.checks } : {}) },
+        (e: ClusterEvent) => {
+          if (e.type === 'backend' && !started) {
+            started = true;
+            cfg.setStatus(`Running on ${worldSize} rank${worldSize === 1 ? '' : 's'}…`);
+          }
+          if (e.type === 'error' && e.line) {
+            marks.push({ line: e.line, column: e.column, message: `rank ${e.rank}: ${e.message}` });
+            editor.markErrors(marks);
+          }
+          output.add(e);
+        },
+      );
       const { record } = running;
       output.attach(record);
       if (stopRequested) running.stop();
@@ -133,9 +152,14 @@ export async function createWorkbench(root: HTMLElement, cfg: WorkbenchConfig): 
       output.flushNow();
       const secs = `${(result.durationMs / 1000).toFixed(2)} s`;
       if (result.reason === 'compile-error' && result.error) {
-        const at = result.error.line ? ` (line ${result.error.line}${result.error.column ? `, column ${result.error.column}` : ''})` : '';
+        const at = result.error.line
+          ? ` (line ${result.error.line}${result.error.column ? `, column ${result.error.column}` : ''})`
+          : '';
         output.notice(`${result.error.message}${at}. No rank was started.`, 'error', result.error);
-        if (result.error.line) editor.markErrors([{ line: result.error.line, column: result.error.column, message: result.error.message }]);
+        if (result.error.line)
+          editor.markErrors([
+            { line: result.error.line, column: result.error.column, message: result.error.message },
+          ]);
         cfg.setStatus('The code has a syntax error; fix it and run again.');
       } else if (result.reason === 'stopped') {
         output.notice('Stopped: every rank was terminated.', 'info');
@@ -144,16 +168,33 @@ export async function createWorkbench(root: HTMLElement, cfg: WorkbenchConfig): 
         output.notice(result.error?.message ?? 'The run hit its time limit.', 'error');
         cfg.setStatus(`Timed out after ${secs}.`);
       } else {
-        cfg.setStatus(result.ok ? `Finished in ${secs} on ${worldSize} rank${worldSize === 1 ? '' : 's'}.` : `Failed after ${secs}: see the rank panes.`);
+        cfg.setStatus(
+          result.ok
+            ? `Finished in ${secs} on ${worldSize} rank${worldSize === 1 ? '' : 's'}.`
+            : `Failed after ${secs}: see the rank panes.`,
+        );
       }
       // Exercises grade runs on what each rank itself printed (its own channel), never on the view's text.
-      root.dispatchEvent(new CustomEvent('ranks:run', { bubbles: true, detail: { result, logs: record.logs, record } }));
+      root.dispatchEvent(
+        new CustomEvent('ranks:run', {
+          bubbles: true,
+          detail: { result, logs: record.logs, record },
+        }),
+      );
       if (result.reason !== 'compile-error') {
-        renderTimeline(timeline.querySelector('.pg-timeline-body')!, record.trace, worldSize, record.traceTotal);
+        renderTimeline(
+          timeline.querySelector('.pg-timeline-body')!,
+          record.trace,
+          worldSize,
+          record.traceTotal,
+        );
         timeline.hidden = false;
       }
     } catch (e) {
-      output.notice(`Could not start the ranks: ${e instanceof Error ? e.message : String(e)}`, 'error');
+      output.notice(
+        `Could not start the ranks: ${e instanceof Error ? e.message : String(e)}`,
+        'error',
+      );
       cfg.setStatus('Could not start the ranks.');
     } finally {
       running = undefined;

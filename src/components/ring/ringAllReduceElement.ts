@@ -1,5 +1,9 @@
 /** <ranks-ring-allreduce>: steps through the ring schedule with Prev/Next/Play, arrow keys, Home/End. */
-import { ringAllReduceSchedule, ringFrames, type RingTraceEvent } from '../../lib/figures/ringSchedule';
+import {
+  ringAllReduceSchedule,
+  ringFrames,
+  type RingTraceEvent,
+} from '../../lib/figures/ringSchedule';
 import { ringFrame } from './ringFrameView';
 
 class RingAllReduceElement extends HTMLElement {
@@ -12,13 +16,24 @@ class RingAllReduceElement extends HTMLElement {
   connectedCallback(): void {
     this.n = Number(this.dataset.ranks ?? 4);
     this.load();
-    this.q<HTMLSelectElement>('[data-ranks-select]').addEventListener('change', (e) => { this.n = Number((e.target as HTMLSelectElement).value); this.step = 0; this.load(); });
+    this.q<HTMLSelectElement>('[data-ranks-select]').addEventListener('change', (e) => {
+      this.n = Number((e.target as HTMLSelectElement).value);
+      this.step = 0;
+      this.load();
+    });
     this.q('[data-prev]').addEventListener('click', () => this.go(this.step - 1));
     this.q('[data-next]').addEventListener('click', () => this.go(this.step + 1));
-    this.q('[data-play]').addEventListener('click', () => (this.timer === undefined ? this.play() : this.pause()));
+    this.q('[data-play]').addEventListener('click', () =>
+      this.timer === undefined ? this.play() : this.pause(),
+    );
     this.addEventListener('keydown', (e) => {
       if ((e.target as HTMLElement).tagName === 'SELECT') return;
-      const to = { ArrowRight: this.step + 1, ArrowLeft: this.step - 1, Home: 0, End: 2 * (this.n - 1) }[e.key];
+      const to = {
+        ArrowRight: this.step + 1,
+        ArrowLeft: this.step - 1,
+        Home: 0,
+        End: 2 * (this.n - 1),
+      }[e.key];
       if (to === undefined) return;
       e.preventDefault();
       this.pause();
@@ -26,9 +41,13 @@ class RingAllReduceElement extends HTMLElement {
     });
   }
 
-  disconnectedCallback(): void { this.pause(); }
+  disconnectedCallback(): void {
+    this.pause();
+  }
 
-  private q<T extends HTMLElement = HTMLElement>(sel: string): T { return this.querySelector<T>(sel)!; }
+  private q<T extends HTMLElement = HTMLElement>(sel: string): T {
+    return this.querySelector<T>(sel)!;
+  }
 
   private load(): void {
     this.events = ringAllReduceSchedule(this.n, Number(this.dataset.bytes ?? 4096));
@@ -44,10 +63,13 @@ class RingAllReduceElement extends HTMLElement {
   private play(): void {
     if (this.step >= 2 * (this.n - 1)) this.go(0);
     const reduced = matchMedia('(prefers-reduced-motion: reduce)').matches;
-    this.timer = window.setInterval(() => {
-      if (this.step >= 2 * (this.n - 1)) return this.pause();
-      this.go(this.step + 1);
-    }, reduced ? 1600 : 900);
+    this.timer = window.setInterval(
+      () => {
+        if (this.step >= 2 * (this.n - 1)) return this.pause();
+        this.go(this.step + 1);
+      },
+      reduced ? 1600 : 900,
+    );
     this.setPlaying(true);
   }
 
@@ -75,4 +97,5 @@ class RingAllReduceElement extends HTMLElement {
   }
 }
 
-if (!customElements.get('ranks-ring-allreduce')) customElements.define('ranks-ring-allreduce', RingAllReduceElement);
+if (!customElements.get('ranks-ring-allreduce'))
+  customElements.define('ranks-ring-allreduce', RingAllReduceElement);

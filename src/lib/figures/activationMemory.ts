@@ -24,16 +24,29 @@ export type Recompute = 'none' | 'selective' | 'full';
 export const RECOMPUTE_MODES: readonly Recompute[] = ['none', 'selective', 'full'];
 
 /** The paper's per-layer split (no parallelism), in bytes: attention 11sbh + 5as²b, MLP 19sbh, LayerNorms 4sbh. */
-export function activationBreakdown(x: TransformerShape): { attention: number; attentionScores: number; mlp: number; layerNorm: number } {
+export function activationBreakdown(x: TransformerShape): {
+  attention: number;
+  attentionScores: number;
+  mlp: number;
+  layerNorm: number;
+} {
   const sbh = x.seq * x.micro * x.hidden;
-  return { attention: 11 * sbh, attentionScores: 5 * x.heads * x.seq * x.seq * x.micro, mlp: 19 * sbh, layerNorm: 4 * sbh };
+  return {
+    attention: 11 * sbh,
+    attentionScores: 5 * x.heads * x.seq * x.seq * x.micro,
+    mlp: 19 * sbh,
+    layerNorm: 4 * sbh,
+  };
 }
 
 /**
  * Bytes of activations one layer keeps for backward. none: sbh(34 + 5as/h), or with tensor parallelism
  * sbh(10 + 24/t + 5as/(ht)); selective: the attention-score term is recomputed; full: only the layer input (2sbh).
  */
-export function activationBytesPerLayer(x: TransformerShape, recompute: Recompute = 'none'): number {
+export function activationBytesPerLayer(
+  x: TransformerShape,
+  recompute: Recompute = 'none',
+): number {
   const t = x.tensorParallel ?? 1;
   const sbh = x.seq * x.micro * x.hidden;
   const scores = (5 * x.heads * x.seq) / (x.hidden * t);
@@ -64,7 +77,12 @@ export function forwardFlopsPerLayer(x: TransformerShape): number {
 /** Training FLOPs per layer: forward + backward (2× forward) + whatever the recomputation replays. */
 export function trainingFlopsPerLayer(x: TransformerShape, recompute: Recompute = 'none'): number {
   const f = forwardFlopsPerLayer(x);
-  const replay = recompute === 'full' ? f : recompute === 'selective' ? 4 * x.micro * x.seq * x.seq * x.hidden : 0;
+  const replay =
+    recompute === 'full'
+      ? f
+      : recompute === 'selective'
+        ? 4 * x.micro * x.seq * x.seq * x.hidden
+        : 0;
   return 3 * f + replay;
 }
 
@@ -78,12 +96,25 @@ export const PAPER_FULL_RECOMPUTE_OVERHEAD = { low: 0.3, high: 0.4 } as const;
 
 /** GPT-3 175B as the paper's Table 3 lists it: 96 heads, hidden 12288, 96 layers, sequence 2048. */
 export const GPT3_175B_PARAMS = 175e9;
-export const GPT3_175B: Required<Omit<TransformerShape, 'micro' | 'tensorParallel'>> = { seq: 2048, hidden: 12288, heads: 96, layers: 96 };
+export const GPT3_175B: Required<Omit<TransformerShape, 'micro' | 'tensorParallel'>> = {
+  seq: 2048,
+  hidden: 12288,
+  heads: 96,
+  layers: 96,
+};
 /** GPT-3 XL (1.3B) from Brown et al. 2020, Table 2.1: 24 layers, d_model 2048, 16 heads, context 2048. */
-export const GPT3_XL: Required<Omit<TransformerShape, 'micro' | 'tensorParallel'>> = { seq: 2048, hidden: 2048, heads: 16, layers: 24 };
+export const GPT3_XL: Required<Omit<TransformerShape, 'micro' | 'tensorParallel'>> = {
+  seq: 2048,
+  hidden: 2048,
+  heads: 16,
+  layers: 24,
+};
 
 /** Micro-batches each rank runs (gradient accumulation) to reach its share of the global batch. */
 export function accumulationSteps(perRankSequences: number, micro: number): number {
-  if (perRankSequences % micro !== 0) throw new RangeError(`per-rank batch ${perRankSequences} is not a multiple of micro-batch ${micro}`);
+  if (perRankSequences % micro !== 0)
+    throw new RangeError(
+      `per-rank batch ${perRankSequences} is not a multiple of micro-batch ${micro}`,
+    );
   return perRankSequences / micro;
 }

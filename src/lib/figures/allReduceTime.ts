@@ -13,23 +13,33 @@ export interface AlphaBeta {
 /** T ≈ 2(n−1)·α + 2·(n−1)/n · D·β. */
 export function ringAllReduceSeconds(bytes: number, n: number, link: AlphaBeta): number {
   if (n <= 1) return 0;
-  return 2 * (n - 1) * link.alpha + (2 * (n - 1) / n) * bytes / link.bandwidth;
+  return 2 * (n - 1) * link.alpha + (((2 * (n - 1)) / n) * bytes) / link.bandwidth;
 }
 
 /** Reduce-scatter or all-gather alone: half of the all-reduce, (n−1) steps. */
 export function ringHalfSeconds(bytes: number, n: number, link: AlphaBeta): number {
   if (n <= 1) return 0;
-  return (n - 1) * link.alpha + ((n - 1) / n) * bytes / link.bandwidth;
+  return (n - 1) * link.alpha + (((n - 1) / n) * bytes) / link.bandwidth;
 }
 
 /** The latency and bandwidth terms separately, to show which one dominates. */
-export function ringAllReduceTerms(bytes: number, n: number, link: AlphaBeta): { latency: number; transfer: number } {
+export function ringAllReduceTerms(
+  bytes: number,
+  n: number,
+  link: AlphaBeta,
+): { latency: number; transfer: number } {
   if (n <= 1) return { latency: 0, transfer: 0 };
-  return { latency: 2 * (n - 1) * link.alpha, transfer: (2 * (n - 1) / n) * bytes / link.bandwidth };
+  return {
+    latency: 2 * (n - 1) * link.alpha,
+    transfer: (((2 * (n - 1)) / n) * bytes) / link.bandwidth,
+  };
 }
 
 /** nccl-tests "bus bandwidth" factor: busbw = algbw × factor (all-reduce 2(n−1)/n, RS/AG (n−1)/n, broadcast 1). */
-export function busBandwidthFactor(op: 'all-reduce' | 'reduce-scatter' | 'all-gather' | 'broadcast', n: number): number {
+export function busBandwidthFactor(
+  op: 'all-reduce' | 'reduce-scatter' | 'all-gather' | 'broadcast',
+  n: number,
+): number {
   if (op === 'all-reduce') return (2 * (n - 1)) / n;
   if (op === 'broadcast') return 1;
   return (n - 1) / n;

@@ -31,7 +31,13 @@ export function warmupLr(step: number, peak: number, warmup: number): number {
 }
 
 /** Goyal et al. 2017: ResNet-50, η = 0.1·kn/256, k = 256 GPUs × n = 32 images, 5 warm-up epochs, about an hour. */
-export const GOYAL_2017 = { refLr: 0.1, refBatch: 256, gpus: 256, perGpu: 32, warmupEpochs: 5 } as const;
+export const GOYAL_2017 = {
+  refLr: 0.1,
+  refBatch: 256,
+  gpus: 256,
+  perGpu: 32,
+  warmupEpochs: 5,
+} as const;
 
 /** McCandlish et al. 2018: optimizer steps needed at batch B, S = S_min·(1 + B_noise/B). */
 export function stepsToTarget(batch: number, noiseScale: number, minSteps: number): number {
@@ -52,7 +58,11 @@ export function simpleNoiseScale(traceCovariance: number, gradNormSquared: numbe
  * Speed-up in steps from growing the batch from `from` to `to` (more ranks at a fixed micro-batch),
  * against the ideal `to/from`: near-linear well below B_noise, flat well above it.
  */
-export function stepSpeedup(from: number, to: number, noiseScale: number): { actual: number; ideal: number; efficiency: number } {
+export function stepSpeedup(
+  from: number,
+  to: number,
+  noiseScale: number,
+): { actual: number; ideal: number; efficiency: number } {
   const actual = stepsToTarget(from, noiseScale, 1) / stepsToTarget(to, noiseScale, 1);
   const ideal = to / from;
   return { actual, ideal, efficiency: actual / ideal };

@@ -2,11 +2,16 @@
  * Chapter 2's cost figures: bytes each rank moves in a ring all-reduce versus a gather-to-one
  * all-reduce, the α–β time split, and the algorithm / bus bandwidth that nccl-tests reports.
  */
-import { busBandwidthFactor, ringAllReduceSeconds, ringAllReduceTerms, type AlphaBeta } from './allReduceTime';
+import {
+  busBandwidthFactor,
+  ringAllReduceSeconds,
+  ringAllReduceTerms,
+  type AlphaBeta,
+} from './allReduceTime';
 
 /** Bytes one rank sends (and, symmetrically, receives) in a ring all-reduce of D bytes: 2(n−1)/n · D. */
 export function ringBytesSentPerRank(n: number, bytes: number): number {
-  return n <= 1 ? 0 : (2 * (n - 1) / n) * bytes;
+  return n <= 1 ? 0 : ((2 * (n - 1)) / n) * bytes;
 }
 
 /** Bytes the root receives when every rank sends its whole buffer to one rank, which then sends the sum back: (n−1) · D. */
@@ -32,7 +37,16 @@ export function trafficTable(ns: readonly number[], bytes: number, link: AlphaBe
     const { latency, transfer } = ringAllReduceTerms(bytes, n, link);
     const total = ringAllReduceSeconds(bytes, n, link);
     const algbw = bytes / total;
-    return { n, ringPerRank: ringBytesSentPerRank(n, bytes), naiveRoot: rootBytesReceivedNaive(n, bytes), latency, transfer, total, algbw, busbw: algbw * busBandwidthFactor('all-reduce', n) };
+    return {
+      n,
+      ringPerRank: ringBytesSentPerRank(n, bytes),
+      naiveRoot: rootBytesReceivedNaive(n, bytes),
+      latency,
+      transfer,
+      total,
+      algbw,
+      busbw: algbw * busBandwidthFactor('all-reduce', n),
+    };
   });
 }
 
@@ -42,7 +56,11 @@ export function latencyBandwidthCrossover(n: number, link: AlphaBeta): number {
 }
 
 /** The chapter's worked example: the bf16 gradients of a 1B-parameter model. */
-export const CHAPTER2_EXAMPLE = { params: 1e9, bytesPerGradient: 2, worldSizes: [2, 4, 8, 16, 64, 256] } as const;
+export const CHAPTER2_EXAMPLE = {
+  params: 1e9,
+  bytesPerGradient: 2,
+  worldSizes: [2, 4, 8, 16, 64, 256],
+} as const;
 
 /** Bandwidth in decimal GB/s, one decimal, as nccl-tests prints it. */
 export function fmtGBs(bytesPerSecond: number): string {

@@ -6,8 +6,10 @@ import { bytesPerParam, type Optimizer, type Precision } from './zeroMemory';
 
 /** Rows each rank gets when `batch` rows are dealt to `ranks` ranks as evenly as possible. */
 export function shardSizes(batch: number, ranks: number): number[] {
-  if (!Number.isInteger(batch) || batch < 0) throw new Error(`batch must be a non-negative integer, got ${batch}`);
-  if (!Number.isInteger(ranks) || ranks < 1) throw new Error(`ranks must be a positive integer, got ${ranks}`);
+  if (!Number.isInteger(batch) || batch < 0)
+    throw new Error(`batch must be a non-negative integer, got ${batch}`);
+  if (!Number.isInteger(ranks) || ranks < 1)
+    throw new Error(`ranks must be a positive integer, got ${ranks}`);
   const base = Math.floor(batch / ranks);
   return Array.from({ length: ranks }, (_, r) => base + (r < batch % ranks ? 1 : 0));
 }
@@ -19,7 +21,11 @@ export function replicaBytesPerParam(precision: Precision, optimizer: Optimizer)
 }
 
 /** Largest parameter count whose replicated training state fits in `memoryBytes`, activations ignored. */
-export function largestReplicatedModel(memoryBytes: number, precision: Precision, optimizer: Optimizer): number {
+export function largestReplicatedModel(
+  memoryBytes: number,
+  precision: Precision,
+  optimizer: Optimizer,
+): number {
   return Math.floor(memoryBytes / replicaBytesPerParam(precision, optimizer));
 }
 

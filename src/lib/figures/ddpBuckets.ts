@@ -30,7 +30,11 @@ export interface Bucket {
  * Assign parameters (given in registration order) to buckets. A bucket closes once it reaches its
  * limit, so the last gradient in it may push it past the cap, as in PyTorch.
  */
-export function assignBuckets(paramsInRegistrationOrder: ParamSpec[], capBytes = bucketCapBytes(), firstBucketBytes = DDP_FIRST_BUCKET_BYTES): Bucket[] {
+export function assignBuckets(
+  paramsInRegistrationOrder: ParamSpec[],
+  capBytes = bucketCapBytes(),
+  firstBucketBytes = DDP_FIRST_BUCKET_BYTES,
+): Bucket[] {
   const limits = [Math.min(firstBucketBytes, capBytes), capBytes];
   const buckets: Bucket[] = [];
   let current: Bucket = { params: [], bytes: 0, limit: limits[0]! };
@@ -39,7 +43,11 @@ export function assignBuckets(paramsInRegistrationOrder: ParamSpec[], capBytes =
     current.bytes += p.bytes;
     if (current.bytes >= current.limit) {
       buckets.push(current);
-      current = { params: [], bytes: 0, limit: limits[Math.min(buckets.length, limits.length - 1)]! };
+      current = {
+        params: [],
+        bytes: 0,
+        limit: limits[Math.min(buckets.length, limits.length - 1)]!,
+      };
     }
   }
   if (current.params.length > 0) buckets.push(current);

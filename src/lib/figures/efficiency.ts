@@ -39,7 +39,13 @@ export interface StepEstimate {
   breakEvenTokensPerGpu: number;
 }
 
-export function computeSeconds(params: number, tokens: number, phase: 'forward' | 'backward', peakFlops = H100_BF16_DENSE_FLOPS, mfu = DEFAULT_MFU): number {
+export function computeSeconds(
+  params: number,
+  tokens: number,
+  phase: 'forward' | 'backward',
+  peakFlops = H100_BF16_DENSE_FLOPS,
+  mfu = DEFAULT_MFU,
+): number {
   return (FLOPS_PER_PARAM_PER_TOKEN[phase] * params * tokens) / (peakFlops * mfu);
 }
 

@@ -4,7 +4,12 @@
  */
 import { ringBytesSentPerRank } from './collectiveCosts';
 
-export interface EinsumShape { b: number; d: number; f: number; devices: number }
+export interface EinsumShape {
+  b: number;
+  d: number;
+  f: number;
+  devices: number;
+}
 
 /** The source's numbers: b = 5120, d = 2048, f = 1024 on 2 devices. */
 export const EINSUM_EXAMPLE: EinsumShape = { b: 5120, d: 2048, f: 1024, devices: 2 };
@@ -23,7 +28,8 @@ export interface EinsumPerDevice {
 }
 
 export function einsumPerDevice(s: EinsumShape, bytesPerElement = 4): EinsumPerDevice {
-  if (s.b % s.devices !== 0) throw new Error(`batch ${s.b} does not split evenly over ${s.devices} devices`);
+  if (s.b % s.devices !== 0)
+    throw new Error(`batch ${s.b} does not split evenly over ${s.devices} devices`);
   const rows = s.b / s.devices;
   const weightElements = s.d * s.f;
   return {

@@ -9,8 +9,14 @@ export function fmtGB(bytes: number, digits = 1): string {
 
 /** Bytes with a decimal unit picked to keep 1–3 integer digits. */
 export function fmtBytes(bytes: number, digits = 1): string {
-  const units: [number, string][] = [[1e12, 'TB'], [1e9, 'GB'], [1e6, 'MB'], [1e3, 'kB']];
-  for (const [size, unit] of units) if (Math.abs(bytes) >= size) return `${trim((bytes / size).toFixed(digits))} ${unit}`;
+  const units: [number, string][] = [
+    [1e12, 'TB'],
+    [1e9, 'GB'],
+    [1e6, 'MB'],
+    [1e3, 'kB'],
+  ];
+  for (const [size, unit] of units)
+    if (Math.abs(bytes) >= size) return `${trim((bytes / size).toFixed(digits))} ${unit}`;
   return `${trim(bytes.toFixed(0))} B`;
 }
 
@@ -46,5 +52,7 @@ export function fmtPercent(x: number, digits = 0): string {
 
 /** Integers with thin thousands separators (locale-independent, so server and client agree). */
 export function fmtInt(n: number): string {
-  return Math.round(n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return Math.round(n)
+    .toString()
+    .replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }

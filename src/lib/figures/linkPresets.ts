@@ -35,28 +35,32 @@ export const LINK_PRESETS: readonly LinkPreset[] = [
     label: 'NVLink 4 (H100 SXM)',
     bandwidth: 900e9 / 2,
     alpha: NCCL_RING_STEP_LATENCY_US.nvlink * 1e-6,
-    source: 'NVIDIA H100 datasheet: 900 GB/s NVLink per GPU, counted in both directions, so 450 GB/s each way.',
+    source:
+      'NVIDIA H100 datasheet: 900 GB/s NVLink per GPU, counted in both directions, so 450 GB/s each way.',
   },
   {
     id: 'pcie',
     label: 'PCIe 4.0 x16',
     bandwidth: pcieBandwidth(16),
     alpha: NCCL_RING_STEP_LATENCY_US.pci * 1e-6,
-    source: 'PCI-SIG PCIe 4.0: 16 GT/s per lane, 128b/130b encoding, 16 lanes ≈ 31.5 GB/s each way.',
+    source:
+      'PCI-SIG PCIe 4.0: 16 GT/s per lane, 128b/130b encoding, 16 lanes ≈ 31.5 GB/s each way.',
   },
   {
     id: 'infiniband',
     label: 'InfiniBand NDR 400 Gb/s',
     bandwidth: gbitToBytes(400),
     alpha: NCCL_RING_STEP_LATENCY_US.net * 1e-6,
-    source: 'InfiniBand Trade Association NDR: 400 Gb/s per port = 50 GB/s each way (one NIC per GPU, as in a DGX H100).',
+    source:
+      'InfiniBand Trade Association NDR: 400 Gb/s per port = 50 GB/s each way (one NIC per GPU, as in a DGX H100).',
   },
   {
     id: 'ethernet',
     label: 'Ethernet 100 GbE',
     bandwidth: gbitToBytes(100),
     alpha: NCCL_RING_STEP_LATENCY_US.net * 1e-6,
-    source: 'IEEE 802.3 100 Gb/s Ethernet = 12.5 GB/s each way; α is NCCL’s network figure, a lower bound for TCP.',
+    source:
+      'IEEE 802.3 100 Gb/s Ethernet = 12.5 GB/s each way; α is NCCL’s network figure, a lower bound for TCP.',
   },
 ];
 

@@ -42,33 +42,71 @@ export function epsilon(f: FloatFormat): number {
 }
 
 /** GradScaler / ShardedGradScaler defaults: init_scale 2^16, growth ×2 after 2000 clean steps, backoff ×0.5 on inf/NaN. */
-export const GRAD_SCALER_DEFAULTS = { initScale: 2 ** 16, growthFactor: 2, backoffFactor: 0.5, growthInterval: 2000 } as const;
+export const GRAD_SCALER_DEFAULTS = {
+  initScale: 2 ** 16,
+  growthFactor: 2,
+  backoffFactor: 0.5,
+  growthInterval: 2000,
+} as const;
 
 /** The scale after a run of steps: halves on every overflow, doubles after each `growthInterval` clean steps in a row. */
-export function lossScaleAfter(overflows: boolean[], opts: { initScale: number; growthFactor: number; backoffFactor: number; growthInterval: number } = GRAD_SCALER_DEFAULTS): { scale: number; skipped: number } {
-  let scale = opts.initScale, clean = 0, skipped = 0;
+export function lossScaleAfter(
+  overflows: boolean[],
+  opts: {
+    initScale: number;
+    growthFactor: number;
+    backoffFactor: number;
+    growthInterval: number;
+  } = GRAD_SCALER_DEFAULTS,
+): { scale: number; skipped: number } {
+  let scale = opts.initScale,
+    clean = 0,
+    skipped = 0;
   for (const overflow of overflows) {
-    if (overflow) { scale *= opts.backoffFactor; clean = 0; skipped++; continue; }
-    if (++clean === opts.growthInterval) { scale *= opts.growthFactor; clean = 0; }
+    if (overflow) {
+      scale *= opts.backoffFactor;
+      clean = 0;
+      skipped++;
+      continue;
+    }
+    if (++clean === opts.growthInterval) {
+      scale *= opts.growthFactor;
+      clean = 0;
+    }
   }
   return { scale, skipped };
 }
 
 /** Bytes one rank sends per all-reduce of Ψ gradients on a ring, with the wire dtype a hook chooses. */
 export function hookWireBytes(params: number, ranks: number, wire: FloatFormat['name']): number {
-  return (2 * (ranks - 1) / ranks) * params * FORMATS[wire].bytes;
+  return ((2 * (ranks - 1)) / ranks) * params * FORMATS[wire].bytes;
 }
 
 /** PowerSGD (Vogels et al. 2019): an n×m gradient matrix sent as rank-r factors P (n×r) and Q (m×r). */
-export function powerSgdCompression(n: number, m: number, rank: number): { dense: number; compressed: number; ratio: number } {
-  const dense = n * m, compressed = (n + m) * rank;
+export function powerSgdCompression(
+  n: number,
+  m: number,
+  rank: number,
+): { dense: number; compressed: number; ratio: number } {
+  const dense = n * m,
+    compressed = (n + m) * rank;
   return { dense, compressed, ratio: dense / compressed };
 }
 
 /** PowerSGDState.__init__ defaults (torch/distributed/algorithms/ddp_comm_hooks/powerSGD_hook.py): a tensor is compressed only if (n + m)·r·min_compression_rate < n·m. */
-export const POWER_SGD_DEFAULTS = { matrixApproximationRank: 1, minCompressionRate: 2, useErrorFeedback: true, warmStart: true } as const;
+export const POWER_SGD_DEFAULTS = {
+  matrixApproximationRank: 1,
+  minCompressionRate: 2,
+  useErrorFeedback: true,
+  warmStart: true,
+} as const;
 
 /** The hook's `_should_compress` test. */
-export function powerSgdCompresses(n: number, m: number, rank = POWER_SGD_DEFAULTS.matrixApproximationRank, minRate = POWER_SGD_DEFAULTS.minCompressionRate): boolean {
+export function powerSgdCompresses(
+  n: number,
+  m: number,
+  rank = POWER_SGD_DEFAULTS.matrixApproximationRank,
+  minRate = POWER_SGD_DEFAULTS.minCompressionRate,
+): boolean {
   return (n + m) * rank * minRate < n * m;
 }

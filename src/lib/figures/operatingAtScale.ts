@@ -22,7 +22,10 @@ export function flatRingSeconds(bytes: number, c: Cluster): number {
  * Hierarchical all-reduce: reduce-scatter inside the node (NVLink), then each GPU all-reduces its 1/g
  * slice with the same-index GPU of every other node over its own NIC (one ring per rail), then all-gather inside.
  */
-export function hierarchicalSeconds(bytes: number, c: Cluster): { intra: number; inter: number; total: number } {
+export function hierarchicalSeconds(
+  bytes: number,
+  c: Cluster,
+): { intra: number; inter: number; total: number } {
   const g = c.gpusPerNode;
   const intra = 2 * ringHalfSeconds(bytes, g, c.intra);
   const inter = ringAllReduceSeconds(bytes / g, c.nodes, c.inter);
@@ -30,11 +33,16 @@ export function hierarchicalSeconds(bytes: number, c: Cluster): { intra: number;
 }
 
 /** Per-rank bytes sent per step by HSDP (shard over `shard` ranks, replicate over `replicas`), for Ψ elements of `bytesPer`. */
-export function hsdpBytesPerRank(params: number, bytesPer: number, shard: number, replicas: number): { allGather: number; reduceScatter: number; allReduce: number } {
+export function hsdpBytesPerRank(
+  params: number,
+  bytesPer: number,
+  shard: number,
+  replicas: number,
+): { allGather: number; reduceScatter: number; allReduce: number } {
   const full = params * bytesPer;
   const allGather = 2 * ((shard - 1) / shard) * full; // forward and backward re-gather, as ZeRO-3
   const reduceScatter = ((shard - 1) / shard) * full;
-  const allReduce = (2 * (replicas - 1) / replicas) * (full / shard); // each replica group all-reduces one shard
+  const allReduce = ((2 * (replicas - 1)) / replicas) * (full / shard); // each replica group all-reduces one shard
   return { allGather, reduceScatter, allReduce };
 }
 
@@ -49,18 +57,28 @@ export function jobMtbfHours(gpus: number, mtbfHours: number): number {
 }
 
 /** Contiguous shard [start, end) of `length` elements that rank `r` of `world` owns (last shards may be shorter, as in FSDP's padding-free view). */
-export function shardRange(length: number, world: number, r: number): { start: number; end: number } {
+export function shardRange(
+  length: number,
+  world: number,
+  r: number,
+): { start: number; end: number } {
   const size = Math.ceil(length / world);
   return { start: Math.min(length, r * size), end: Math.min(length, (r + 1) * size) };
 }
 
 /** Which saved shards (by old rank) a new rank must read when reloading at another world size, with the overlap of each. */
-export function reshardReads(length: number, oldWorld: number, newWorld: number, newRank: number): { from: number; start: number; end: number }[] {
+export function reshardReads(
+  length: number,
+  oldWorld: number,
+  newWorld: number,
+  newRank: number,
+): { from: number; start: number; end: number }[] {
   const want = shardRange(length, newWorld, newRank);
   const reads: { from: number; start: number; end: number }[] = [];
   for (let old = 0; old < oldWorld; old++) {
     const have = shardRange(length, oldWorld, old);
-    const start = Math.max(want.start, have.start), end = Math.min(want.end, have.end);
+    const start = Math.max(want.start, have.start),
+      end = Math.min(want.end, have.end);
     if (start < end) reads.push({ from: old, start, end });
   }
   return reads;
@@ -72,10 +90,20 @@ export function localSgdCommReduction(innerSteps: number): number {
 }
 
 /** DiLoCo's main setting (Douillard et al. 2023): 8 workers, H = 500 inner AdamW steps, outer Nesterov momentum. */
-export const DILOCO = { workers: 8, innerSteps: 500, innerOptimizer: 'AdamW', outerOptimizer: 'Nesterov momentum' } as const;
+export const DILOCO = {
+  workers: 8,
+  innerSteps: 500,
+  innerOptimizer: 'AdamW',
+  outerOptimizer: 'Nesterov momentum',
+} as const;
 
 /** Llama 3 (Dubey et al. 2024, §3.3.4 and Table 5): 419 unexpected interruptions in a 54-day snapshot on 16,384 H100 GPUs. */
-export const LLAMA3_INTERRUPTIONS = { gpus: 16_384, days: 54, unexpected: 419, total: 466 } as const;
+export const LLAMA3_INTERRUPTIONS = {
+  gpus: 16_384,
+  days: 54,
+  unexpected: 419,
+  total: 466,
+} as const;
 
 /** Hours between unexpected interruptions in that snapshot, and the per-GPU MTBF it implies if failures are independent. */
 export function llama3FailureRates(): { jobMtbfHours: number; perGpuMtbfHours: number } {

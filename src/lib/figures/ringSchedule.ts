@@ -38,8 +38,15 @@ export function ringAllReduceSchedule(n: number, bytes: number): RingTraceEvent[
     for (let rank = 0; rank < n; rank++) {
       const chunk = chunkReceived(rank, step, n);
       events.push({
-        rank, kind: 'allReduce', algorithm: 'ring', step, peer: (rank - 1 + n) % n,
-        bytes: chunkElements(elements, n, chunk) * 4, start: step, end: step + 1, label: phaseOf(step, n),
+        rank,
+        kind: 'allReduce',
+        algorithm: 'ring',
+        step,
+        peer: (rank - 1 + n) % n,
+        bytes: chunkElements(elements, n, chunk) * 4,
+        start: step,
+        end: step + 1,
+        label: phaseOf(step, n),
       });
     }
   }
@@ -54,13 +61,18 @@ export function initialRingState(n: number): RingState {
 }
 
 /** Apply one step of events: reduce-scatter adds the neighbour's partial chunk, all-gather overwrites with it. */
-export function applyRingStep(state: RingState, events: readonly RingTraceEvent[], n: number): RingState {
+export function applyRingStep(
+  state: RingState,
+  events: readonly RingTraceEvent[],
+  n: number,
+): RingState {
   const next = state.map((row) => row.slice());
   for (const e of events) {
     if (e.step === undefined || e.peer === undefined) continue;
     const c = chunkReceived(e.rank, e.step, n);
     const incoming = state[e.peer]![c]!; // everyone sends what it held before the step
-    next[e.rank]![c] = phaseOf(e.step, n) === 'reduce-scatter' ? next[e.rank]![c]! | incoming : incoming;
+    next[e.rank]![c] =
+      phaseOf(e.step, n) === 'reduce-scatter' ? next[e.rank]![c]! | incoming : incoming;
   }
   return next;
 }
@@ -69,7 +81,14 @@ export function applyRingStep(state: RingState, events: readonly RingTraceEvent[
 export function ringFrames(n: number, events: readonly RingTraceEvent[]): RingState[] {
   const steps = 2 * (n - 1);
   const frames = [initialRingState(n)];
-  for (let s = 0; s < steps; s++) frames.push(applyRingStep(frames[s]!, events.filter((e) => e.step === s), n));
+  for (let s = 0; s < steps; s++)
+    frames.push(
+      applyRingStep(
+        frames[s]!,
+        events.filter((e) => e.step === s),
+        n,
+      ),
+    );
   return frames;
 }
 
@@ -81,5 +100,7 @@ export function popcount(mask: number): number {
 
 /** The ranks whose input a bitmask holds, e.g. "0+1+3". */
 export function contributors(mask: number, n: number): string {
-  return Array.from({ length: n }, (_, r) => r).filter((r) => mask & (1 << r)).join('+');
+  return Array.from({ length: n }, (_, r) => r)
+    .filter((r) => mask & (1 << r))
+    .join('+');
 }

@@ -7,7 +7,9 @@ import { linkPreset } from './linkPresets';
 import { FLOPS_PER_PARAM_PER_TOKEN } from './efficiency';
 
 /** Share of forward + backward spent in backward: 4 of the 6 FLOPs per parameter per token. */
-export const BACKWARD_SHARE = FLOPS_PER_PARAM_PER_TOKEN.backward / (FLOPS_PER_PARAM_PER_TOKEN.forward + FLOPS_PER_PARAM_PER_TOKEN.backward);
+export const BACKWARD_SHARE =
+  FLOPS_PER_PARAM_PER_TOKEN.backward /
+  (FLOPS_PER_PARAM_PER_TOKEN.forward + FLOPS_PER_PARAM_PER_TOKEN.backward);
 
 export interface ScalingInputs {
   samplesPerRank: number;
@@ -21,12 +23,21 @@ export interface ScalingInputs {
   backwardShare?: number;
 }
 
-export interface ScalingPoint { n: number; throughput: number; ideal: number; efficiency: number; commSeconds: number }
+export interface ScalingPoint {
+  n: number;
+  throughput: number;
+  ideal: number;
+  efficiency: number;
+  commSeconds: number;
+}
 
 export function scalingPoint(n: number, s: ScalingInputs): ScalingPoint {
   const commSeconds = ringAllReduceSeconds(s.gradientBytes, n, s.link);
   // Gradients exist only during backward, so at most the backward time can cover the all-reduce.
-  const hidden = Math.min(commSeconds * s.overlap, s.computeSeconds * (s.backwardShare ?? BACKWARD_SHARE));
+  const hidden = Math.min(
+    commSeconds * s.overlap,
+    s.computeSeconds * (s.backwardShare ?? BACKWARD_SHARE),
+  );
   const step = s.computeSeconds + commSeconds - hidden;
   const ideal = (n * s.samplesPerRank) / s.computeSeconds;
   const throughput = (n * s.samplesPerRank) / step;
@@ -49,5 +60,11 @@ export const SCALING_DEFAULTS = {
 
 export function defaultScalingInputs(overlap = 0): ScalingInputs {
   const d = SCALING_DEFAULTS;
-  return { samplesPerRank: d.samplesPerRank, computeSeconds: d.computeSeconds, gradientBytes: d.params * d.bytesPerGradient, link: linkPreset(d.linkId), overlap };
+  return {
+    samplesPerRank: d.samplesPerRank,
+    computeSeconds: d.computeSeconds,
+    gradientBytes: d.params * d.bytesPerGradient,
+    link: linkPreset(d.linkId),
+    overlap,
+  };
 }

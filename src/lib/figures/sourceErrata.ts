@@ -4,7 +4,14 @@
  */
 
 /** Its 70B / 8-GPU "Memory per GPU" table, in bytes. */
-export const SOURCE_70B_TABLE = { params: 70e9, gpus: 8, ddp: 840e9, zero1: 350e9, zero2: 210e9, zero3: 105e9 } as const;
+export const SOURCE_70B_TABLE = {
+  params: 70e9,
+  gpus: 8,
+  ddp: 840e9,
+  zero1: 350e9,
+  zero2: 210e9,
+  zero3: 105e9,
+} as const;
 
 /** Its communication table, per GPU, in units of the model size D: forward / backward / optimizer. */
 export const SOURCE_COMM_TABLE = {

@@ -3,7 +3,14 @@ import type { LinkId } from './linkPresets';
 import type { MixedPrecisionLayout, Optimizer, Precision, Strategy } from './zeroMemory';
 import { DEFAULT_MFU } from './efficiency';
 
-export const MEMORY_CALCULATOR_DEFAULTS: { params: number; precision: Precision; layout: MixedPrecisionLayout; optimizer: Optimizer; gpus: number; strategy: Strategy } = {
+export const MEMORY_CALCULATOR_DEFAULTS: {
+  params: number;
+  precision: Precision;
+  layout: MixedPrecisionLayout;
+  optimizer: Optimizer;
+  gpus: number;
+  strategy: Strategy;
+} = {
   params: 70e9,
   precision: 'bf16-mixed',
   layout: 'half-weights',
@@ -12,7 +19,13 @@ export const MEMORY_CALCULATOR_DEFAULTS: { params: number; precision: Precision;
   strategy: 'zero2',
 };
 
-export const COMM_ESTIMATOR_DEFAULTS: { params: number; gpus: number; link: LinkId; tokensPerGpu: number; mfu: number } = {
+export const COMM_ESTIMATOR_DEFAULTS: {
+  params: number;
+  gpus: number;
+  link: LinkId;
+  tokensPerGpu: number;
+  mfu: number;
+} = {
   params: 7e9,
   gpus: 64,
   link: 'infiniband',

@@ -49,19 +49,23 @@ export const MIXED_PRECISION_LAYOUTS: Record<MixedPrecisionLayout, LayoutFacts> 
     zero2: 'replicated-params',
     computeCopy: 0,
     reduction: 'the half-precision gradients (DeepSpeed: communication_data_type)',
-    source: 'Rajbhandari et al. 2020, section 3.1 (K = 12); DeepSpeed deepspeed/runtime/zero/stage_1_and_2.py (bit16 groups, single_partition_of_fp32_groups)',
+    source:
+      'Rajbhandari et al. 2020, section 3.1 (K = 12); DeepSpeed deepspeed/runtime/zero/stage_1_and_2.py (bit16 groups, single_partition_of_fp32_groups)',
   },
   'fp32-weights': {
     label: 'PyTorch autocast / FSDP MixedPrecision: fp32 weights',
     short: 'PyTorch',
-    frameworks: 'PyTorch DDP + torch.autocast, FSDP MixedPrecision (FSDP1) and MixedPrecisionPolicy (FSDP2)',
+    frameworks:
+      'PyTorch DDP + torch.autocast, FSDP MixedPrecision (FSDP1) and MixedPrecisionPolicy (FSDP2)',
     params: 4,
     grads: 4,
     master: 0,
     zero2: 'fsdp-shard-grad-op',
     computeCopy: 2,
-    reduction: 'fp32 for DDP unless a communication hook (bf16_compress_hook) compresses it; FSDP reduces in param_dtype unless reduce_dtype is set',
-    source: 'PyTorch torch/distributed/fsdp/_fully_shard/_fsdp_api.py MixedPrecisionPolicy ("keeps the high-precision sharded parameters"); torch/distributed/fsdp/api.py MixedPrecision; torch/distributed/algorithms/ddp_comm_hooks/default_hooks.py bf16_compress_hook',
+    reduction:
+      'fp32 for DDP unless a communication hook (bf16_compress_hook) compresses it; FSDP reduces in param_dtype unless reduce_dtype is set',
+    source:
+      'PyTorch torch/distributed/fsdp/_fully_shard/_fsdp_api.py MixedPrecisionPolicy ("keeps the high-precision sharded parameters"); torch/distributed/fsdp/api.py MixedPrecision; torch/distributed/algorithms/ddp_comm_hooks/default_hooks.py bf16_compress_hook',
   },
 };
 export const LAYOUTS = Object.keys(MIXED_PRECISION_LAYOUTS) as MixedPrecisionLayout[];
@@ -104,8 +108,15 @@ export const STRATEGY_LABEL: Record<Strategy, string> = {
   zero2: 'ZeRO-2 (P_os+g)',
   zero3: 'ZeRO-3 (P_os+g+p)',
 };
-export const PRECISION_LABEL: Record<Precision, string> = { fp32: 'fp32', 'bf16-mixed': 'bf16/fp16 mixed' };
-export const OPTIMIZER_LABEL: Record<Optimizer, string> = { sgd: 'SGD', 'sgd-momentum': 'SGD + momentum', adam: 'Adam' };
+export const PRECISION_LABEL: Record<Precision, string> = {
+  fp32: 'fp32',
+  'bf16-mixed': 'bf16/fp16 mixed',
+};
+export const OPTIMIZER_LABEL: Record<Optimizer, string> = {
+  sgd: 'SGD',
+  'sgd-momentum': 'SGD + momentum',
+  adam: 'Adam',
+};
 
 const FP32 = 4;
 
@@ -114,7 +125,12 @@ function stateBytes(optimizer: Optimizer): number {
   return optimizer === 'adam' ? 2 * FP32 : optimizer === 'sgd-momentum' ? FP32 : 0;
 }
 
-export function bytesPerParam(precision: Precision, optimizer: Optimizer, accounting: Accounting = 'paper', layout: MixedPrecisionLayout = 'half-weights'): BytesPerParam {
+export function bytesPerParam(
+  precision: Precision,
+  optimizer: Optimizer,
+  accounting: Accounting = 'paper',
+  layout: MixedPrecisionLayout = 'half-weights',
+): BytesPerParam {
   if (precision === 'fp32') return { params: FP32, grads: FP32, optimizer: stateBytes(optimizer) };
   const l = MIXED_PRECISION_LAYOUTS[layout];
   // Only the half-weights layout has a master copy for the source chapter's accounting to leave out.
@@ -131,27 +147,54 @@ export function stageOf(strategy: Strategy): 0 | 1 | 2 | 3 {
  * FSDP SHARD_GRAD_OP keeps the bf16 unsharded parameters from forward to backward. On one GPU FSDP
  * falls back to NO_SHARD, so there is no copy.
  */
-function computeCopyBytes(stage: number, precision: Precision, layout: MixedPrecisionLayout, gpus: number): number {
+function computeCopyBytes(
+  stage: number,
+  precision: Precision,
+  layout: MixedPrecisionLayout,
+  gpus: number,
+): number {
   const l = MIXED_PRECISION_LAYOUTS[layout];
-  return stage === 2 && precision === 'bf16-mixed' && l.zero2 === 'fsdp-shard-grad-op' && gpus > 1 ? l.computeCopy : 0;
+  return stage === 2 && precision === 'bf16-mixed' && l.zero2 === 'fsdp-shard-grad-op' && gpus > 1
+    ? l.computeCopy
+    : 0;
 }
 
 /** Which model states a stage splits across the data-parallel ranks (ZeRO paper, section 5). */
-export function shardedStates(stage: 0 | 1 | 2 | 3): { params: boolean; grads: boolean; optimizer: boolean } {
+export function shardedStates(stage: 0 | 1 | 2 | 3): {
+  params: boolean;
+  grads: boolean;
+  optimizer: boolean;
+} {
   return { optimizer: stage >= 1, grads: stage >= 2, params: stage >= 3 };
 }
 
 export function zeroPerGpuBreakdown(input: MemoryInput): MemoryBreakdown {
   const { params, gpus } = input;
-  if (!(params >= 0) || !Number.isFinite(params)) throw new RangeError(`params must be a finite number ≥ 0, got ${params}`);
-  if (!Number.isInteger(gpus) || gpus < 1) throw new RangeError(`gpus must be an integer ≥ 1, got ${gpus}`);
+  if (!(params >= 0) || !Number.isFinite(params))
+    throw new RangeError(`params must be a finite number ≥ 0, got ${params}`);
+  if (!Number.isInteger(gpus) || gpus < 1)
+    throw new RangeError(`gpus must be an integer ≥ 1, got ${gpus}`);
   const stage = input.stage ?? stageOf(input.strategy ?? 'ddp');
-  const b = bytesPerParam(input.precision ?? 'bf16-mixed', input.optimizer ?? 'adam', input.accounting ?? 'paper', input.layout);
-  const copy = computeCopyBytes(stage, input.precision ?? 'bf16-mixed', input.layout ?? 'half-weights', gpus);
+  const b = bytesPerParam(
+    input.precision ?? 'bf16-mixed',
+    input.optimizer ?? 'adam',
+    input.accounting ?? 'paper',
+    input.layout,
+  );
+  const copy = computeCopyBytes(
+    stage,
+    input.precision ?? 'bf16-mixed',
+    input.layout ?? 'half-weights',
+    gpus,
+  );
   // SHARD_GRAD_OP stores parameters as shards; its whole-model copy is the compute dtype's.
   const s = { ...shardedStates(stage), ...(copy > 0 ? { params: true } : {}) };
   const part = (bytes: number, sharded: boolean) => (params * bytes) / (sharded ? gpus : 1);
-  const out = { params: params * copy + part(b.params, s.params), grads: part(b.grads, s.grads), optimizer: part(b.optimizer, s.optimizer) };
+  const out = {
+    params: params * copy + part(b.params, s.params),
+    grads: part(b.grads, s.grads),
+    optimizer: part(b.optimizer, s.optimizer),
+  };
   return { ...out, total: out.params + out.grads + out.optimizer };
 }
 
@@ -162,13 +205,33 @@ export function zeroPerGpuBytes(input: MemoryInput): number {
 /** The per-GPU formula in the paper's notation, e.g. "2Ψ + 2Ψ/N + 12Ψ/N" for ZeRO-2 mixed Adam. */
 export function memoryFormula(input: Omit<MemoryInput, 'params' | 'gpus'>): string {
   const stage = input.stage ?? stageOf(input.strategy ?? 'ddp');
-  const b = bytesPerParam(input.precision ?? 'bf16-mixed', input.optimizer ?? 'adam', input.accounting ?? 'paper', input.layout);
+  const b = bytesPerParam(
+    input.precision ?? 'bf16-mixed',
+    input.optimizer ?? 'adam',
+    input.accounting ?? 'paper',
+    input.layout,
+  );
   const s = shardedStates(stage);
   // The formula is for N > 1, where FSDP SHARD_GRAD_OP holds its whole-model compute copy.
-  const copy = computeCopyBytes(stage, input.precision ?? 'bf16-mixed', input.layout ?? 'half-weights', 2);
-  const terms: [number, boolean][] = copy > 0
-    ? [[copy, false], [b.params, true], [b.grads, s.grads], [b.optimizer, s.optimizer]]
-    : [[b.params, s.params], [b.grads, s.grads], [b.optimizer, s.optimizer]];
+  const copy = computeCopyBytes(
+    stage,
+    input.precision ?? 'bf16-mixed',
+    input.layout ?? 'half-weights',
+    2,
+  );
+  const terms: [number, boolean][] =
+    copy > 0
+      ? [
+          [copy, false],
+          [b.params, true],
+          [b.grads, s.grads],
+          [b.optimizer, s.optimizer],
+        ]
+      : [
+          [b.params, s.params],
+          [b.grads, s.grads],
+          [b.optimizer, s.optimizer],
+        ];
   return terms
     .filter(([bytes]) => bytes > 0)
     .map(([bytes, sharded]) => `${bytes}Ψ${sharded ? '/N' : ''}`)

@@ -9,7 +9,8 @@ export const FIGURE1 = { params: 7.5e9, gpus: 64, k: 12 } as const;
 
 /** Memory per GPU for stages 0–3 of Figure 1 (baseline, P_os, P_os+g, P_os+g+p). */
 export function figure1Bytes(): [number, number, number, number] {
-  const f = (stage: 0 | 1 | 2 | 3) => zeroPerGpuBytes({ params: FIGURE1.params, gpus: FIGURE1.gpus, stage, accounting: 'paper' });
+  const f = (stage: 0 | 1 | 2 | 3) =>
+    zeroPerGpuBytes({ params: FIGURE1.params, gpus: FIGURE1.gpus, stage, accounting: 'paper' });
   return [f(0), f(1), f(2), f(3)];
 }
 

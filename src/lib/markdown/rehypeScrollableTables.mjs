@@ -5,7 +5,9 @@
 export default function rehypeScrollableTables() {
   return (tree) => {
     let count = 0;
-    const isTable = (n) => (n.type === 'element' && n.tagName === 'table') || (n.type === 'mdxJsxFlowElement' && n.name === 'table');
+    const isTable = (n) =>
+      (n.type === 'element' && n.tagName === 'table') ||
+      (n.type === 'mdxJsxFlowElement' && n.name === 'table');
     const visit = (node) => {
       if (!node.children) return;
       node.children = node.children.map((child) => {
@@ -15,7 +17,12 @@ export default function rehypeScrollableTables() {
         return {
           type: 'element',
           tagName: 'div',
-          properties: { className: ['table-scroll'], tabIndex: 0, role: 'region', ariaLabel: `Table ${count} (scrolls sideways on narrow screens)` },
+          properties: {
+            className: ['table-scroll'],
+            tabIndex: 0,
+            role: 'region',
+            ariaLabel: `Table ${count} (scrolls sideways on narrow screens)`,
+          },
           children: [child],
         };
       });

@@ -17,7 +17,9 @@ try {
   for (const { svg, out, size } of icons) {
     const page = await browser.newPage({ viewport: { width: size, height: size } });
     const src = `data:image/svg+xml;base64,${readFileSync(svg).toString('base64')}`;
-    await page.setContent(`<style>html,body{margin:0;background:transparent}</style><img src="${src}" width="${size}" height="${size}">`);
+    await page.setContent(
+      `<style>html,body{margin:0;background:transparent}</style><img src="${src}" width="${size}" height="${size}">`,
+    );
     await page.locator('img').evaluate((img) => img.decode());
     await page.screenshot({ path: out, omitBackground: true });
     await page.close();

@@ -13,27 +13,47 @@ const HEADERS_PLACEHOLDER = /^const HOST_HEADERS = \{\n[^}]*\n\};$/m;
 
 /** Every file under dir, as sorted '/'-separated paths relative to root. */
 function filesUnder(root, dir = root) {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? filesUnder(root, path) : [relative(root, path).split(sep).join('/')];
-  }).sort();
+  return readdirSync(dir)
+    .flatMap((name) => {
+      const path = join(dir, name);
+      return statSync(path).isDirectory()
+        ? filesUnder(root, path)
+        : [relative(root, path).split(sep).join('/')];
+    })
+    .sort();
 }
 
 export function stampServiceWorker(dist) {
   const workerPath = join(dist, WORKER);
   const source = readFileSync(workerPath, 'utf8');
-  if (!PLACEHOLDER.test(source)) throw new Error(`${workerPath} has no unstamped "const BUILD = { id: 'dev', searchFiles: [] };" line.`);
-  if (!HEADERS_PLACEHOLDER.test(source)) throw new Error(`${workerPath} has no unstamped "const HOST_HEADERS = { … };" block.`);
+  if (!PLACEHOLDER.test(source))
+    throw new Error(
+      `${workerPath} has no unstamped "const BUILD = { id: 'dev', searchFiles: [] };" line.`,
+    );
+  if (!HEADERS_PLACEHOLDER.test(source))
+    throw new Error(`${workerPath} has no unstamped "const HOST_HEADERS = { … };" block.`);
   // Every file counts, the worker's own unstamped code too, so a change to either renames the cache.
   const files = filesUnder(dist);
   const hash = createHash('sha256');
-  for (const file of files) hash.update(file).update('\0').update(readFileSync(join(dist, file))).update('\0');
+  for (const file of files)
+    hash
+      .update(file)
+      .update('\0')
+      .update(readFileSync(join(dist, file)))
+      .update('\0');
   const id = hash.digest('hex').slice(0, 16);
   // Only what Pagefind's search API loads, not its unused UI bundles.
-  const searchFiles = files.filter((f) => f.startsWith('pagefind/') && !/-ui\.|highlight/.test(f)).map((f) => `/${f}`);
-  if (searchFiles.length === 0) throw new Error(`No Pagefind index in ${dist}/pagefind: run Pagefind before stamping the service worker.`);
+  const searchFiles = files
+    .filter((f) => f.startsWith('pagefind/') && !/-ui\.|highlight/.test(f))
+    .map((f) => `/${f}`);
+  if (searchFiles.length === 0)
+    throw new Error(
+      `No Pagefind index in ${dist}/pagefind: run Pagefind before stamping the service worker.`,
+    );
   // The same headers the dev server and public/_headers send (CSP included), for hosts that send none.
-  const stamped = source.replace(PLACEHOLDER, `const BUILD = ${JSON.stringify({ id, searchFiles })};`).replace(HEADERS_PLACEHOLDER, () => `const HOST_HEADERS = ${JSON.stringify(siteHeaders)};`);
+  const stamped = source
+    .replace(PLACEHOLDER, `const BUILD = ${JSON.stringify({ id, searchFiles })};`)
+    .replace(HEADERS_PLACEHOLDER, () => `const HOST_HEADERS = ${JSON.stringify(siteHeaders)};`);
   writeFileSync(workerPath, stamped);
   return { id, searchFiles: searchFiles.length };
 }

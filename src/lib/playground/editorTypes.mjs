@@ -16,9 +16,16 @@ const LICENSE = /^\/\*\*?\s*\n?\s*\*\s*@license[\s\S]*?\*\/\s*/;
 function ranksDeclarations(root) {
   const entry = join(root, 'playground', 'rank', 'ranks-module.ts');
   const options = {
-    declaration: true, emitDeclarationOnly: true, allowImportingTsExtensions: true, strict: true,
-    target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler,
-    skipLibCheck: true, types: [], lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
+    declaration: true,
+    emitDeclarationOnly: true,
+    allowImportingTsExtensions: true,
+    strict: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    skipLibCheck: true,
+    types: [],
+    lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
   };
   const files = {};
   const program = ts.createProgram([entry], options);
@@ -29,7 +36,10 @@ function ranksDeclarations(root) {
     files[path] = text.replace(/(from\s+['"]\.{1,2}\/[^'"]+)\.ts(['"])/g, '$1$2');
   });
   files['file:///node_modules/ranks/index.d.ts'] = "export * from './rank/ranks-module';\n";
-  if (Object.keys(files).length < 3) throw new Error('editor typings: the TypeScript compiler emitted no declarations for the ranks module');
+  if (Object.keys(files).length < 3)
+    throw new Error(
+      'editor typings: the TypeScript compiler emitted no declarations for the ranks module',
+    );
   return files;
 }
 
@@ -48,7 +58,9 @@ function tfjsDeclarations() {
   for (const pkg of TFJS_PACKAGES) {
     const pkgDir = dirname(require.resolve(`@tensorflow/${pkg}/package.json`));
     for (const file of walk(join(pkgDir, 'dist'))) {
-      files[`file:///node_modules/@tensorflow/${pkg}/${relative(pkgDir, file).replaceAll('\\', '/')}`] = readFileSync(file, 'utf8').replace(LICENSE, '');
+      files[
+        `file:///node_modules/@tensorflow/${pkg}/${relative(pkgDir, file).replaceAll('\\', '/')}`
+      ] = readFileSync(file, 'utf8').replace(LICENSE, '');
     }
     files[`file:///node_modules/@tensorflow/${pkg}/index.d.ts`] = "export * from './dist/index';\n";
   }

@@ -5,7 +5,9 @@
  */
 import { fileURLToPath } from 'node:url';
 
-const injector = fileURLToPath(new URL('../../components/playground/injectCss.ts', import.meta.url));
+const injector = fileURLToPath(
+  new URL('../../components/playground/injectCss.ts', import.meta.url),
+);
 
 export function monacoCssOnDemand() {
   return {
@@ -20,7 +22,10 @@ export function monacoCssOnDemand() {
         return `import ${name} from '${path}?inline'; __ranksInjectCss(${name});`;
       });
       if (n === 0) return undefined;
-      return { code: `import { injectCss as __ranksInjectCss } from ${JSON.stringify(injector)};\n${out}`, map: null };
+      return {
+        code: `import { injectCss as __ranksInjectCss } from ${JSON.stringify(injector)};\n${out}`,
+        map: null,
+      };
     },
   };
 }

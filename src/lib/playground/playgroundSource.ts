@@ -3,13 +3,18 @@ import { join, normalize } from 'node:path';
 
 /** Folder that holds every playground program, next to the chapters that embed them. */
 export function playgroundDir(): string {
-  return join(process.env.RANKS_CONTENT_DIR ?? join(process.cwd(), 'content'), 'chapters', 'playgrounds');
+  return join(
+    process.env.RANKS_CONTENT_DIR ?? join(process.cwd(), 'content'),
+    'chapters',
+    'playgrounds',
+  );
 }
 
 /** Reads a playground program at build time; a missing file fails the build naming the file. */
 export function readPlaygroundSource(src: string): string {
   const rel = normalize(src.replace(/^\.\/(playgrounds\/)?/, ''));
-  if (rel.startsWith('..')) throw new Error(`Playground src "${src}" must stay inside content/chapters/playgrounds/`);
+  if (rel.startsWith('..'))
+    throw new Error(`Playground src "${src}" must stay inside content/chapters/playgrounds/`);
   const path = join(playgroundDir(), rel);
   try {
     return readFileSync(path, 'utf8');

@@ -30,7 +30,9 @@ export function readTwin(src: string | undefined): Twin | undefined {
 
 /** Every file a reader may download from /twins/: the twins and their helper. */
 export function twinFiles(): string[] {
-  return readdirSync(twinDir()).filter((f) => f.endsWith('.py')).sort();
+  return readdirSync(twinDir())
+    .filter((f) => f.endsWith('.py'))
+    .sort();
 }
 
 export interface LaunchCommand {

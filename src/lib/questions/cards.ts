@@ -11,12 +11,21 @@ export const DIFFICULTY_LABEL = ['', 'warm-up', 'easy', 'medium', 'hard', 'exper
 /** Cards ordered by chapter, then difficulty, then id, so lists read like the book. */
 export async function cardsInOrder(): Promise<Card[]> {
   const cards = await getCollection('questions');
-  return cards.sort((a, b) => a.data.chapter.id.localeCompare(b.data.chapter.id) || a.data.difficulty - b.data.difficulty || a.id.localeCompare(b.id));
+  return cards.sort(
+    (a, b) =>
+      a.data.chapter.id.localeCompare(b.data.chapter.id) ||
+      a.data.difficulty - b.data.difficulty ||
+      a.id.localeCompare(b.id),
+  );
 }
 
 /** Source of a code exercise file (content/questions/exercises/…), read at build time. */
 export function exerciseSource(file: string): string {
-  const dir = join(process.env.RANKS_CONTENT_DIR ?? join(process.cwd(), 'content'), 'questions', 'exercises');
+  const dir = join(
+    process.env.RANKS_CONTENT_DIR ?? join(process.cwd(), 'content'),
+    'questions',
+    'exercises',
+  );
   try {
     return readFileSync(join(dir, file), 'utf8');
   } catch {

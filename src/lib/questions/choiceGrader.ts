@@ -1,5 +1,8 @@
 /** Grades a single- or multiple-choice answer: correct only when exactly the right options are chosen. */
-export function gradeChoice(options: { correct: boolean }[], chosen: number[]): { status: 'correct' | 'wrong' | 'invalid'; missed: number[]; wrong: number[] } {
+export function gradeChoice(
+  options: { correct: boolean }[],
+  chosen: number[],
+): { status: 'correct' | 'wrong' | 'invalid'; missed: number[]; wrong: number[] } {
   if (chosen.length === 0) return { status: 'invalid', missed: [], wrong: [] };
   const picked = new Set(chosen);
   const missed = options.flatMap((o, i) => (o.correct && !picked.has(i) ? [i] : []));

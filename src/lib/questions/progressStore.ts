@@ -3,7 +3,10 @@
  * Solved never falls back to attempted. Export/import use a small versioned JSON document.
  */
 export type CardStatus = 'new' | 'attempted' | 'solved';
-interface ProgressDoc { version: 1; cards: Record<string, { status: Exclude<CardStatus, 'new'>; at: string }> }
+interface ProgressDoc {
+  version: 1;
+  cards: Record<string, { status: Exclude<CardStatus, 'new'>; at: string }>;
+}
 
 const KEY = 'ranks:question-progress';
 export const PROGRESS_EVENT = 'ranks:progress';
@@ -59,28 +62,47 @@ export const MAX_IMPORT_BYTES = 256 * 1024;
  * file is dropped. Throws a reader-facing message if the file is not an export, is too large, or
  * could not be saved.
  */
-export function importProgress(text: string, knownIds?: readonly string[]): { stored: number; skipped: number } {
-  if (text.length > MAX_IMPORT_BYTES) throw new Error(`That file is ${Math.round(text.length / 1024)} KB; a progress export is a few KB (at most ${MAX_IMPORT_BYTES / 1024} KB is read), so it was not imported.`);
+export function importProgress(
+  text: string,
+  knownIds?: readonly string[],
+): { stored: number; skipped: number } {
+  if (text.length > MAX_IMPORT_BYTES)
+    throw new Error(
+      `That file is ${Math.round(text.length / 1024)} KB; a progress export is a few KB (at most ${MAX_IMPORT_BYTES / 1024} KB is read), so it was not imported.`,
+    );
   let doc: ProgressDoc;
   try {
     doc = JSON.parse(text) as ProgressDoc;
   } catch {
     throw new Error('That file is not JSON: choose a file made by "Export progress".');
   }
-  if (doc?.version !== 1 || typeof doc.cards !== 'object' || doc.cards === null || Array.isArray(doc.cards)) throw new Error('That file is not a Ranks progress export.');
+  if (
+    doc?.version !== 1 ||
+    typeof doc.cards !== 'object' ||
+    doc.cards === null ||
+    Array.isArray(doc.cards)
+  )
+    throw new Error('That file is not a Ranks progress export.');
   const known = knownIds ? new Set(knownIds) : undefined;
   const cards: ProgressDoc['cards'] = {};
   let skipped = 0;
   for (const [id, c] of Object.entries(doc.cards)) {
-    if (!/^[\w-]+$/.test(id) || (c?.status !== 'attempted' && c?.status !== 'solved')) throw new Error(`The export has an invalid entry for "${id}".`);
+    if (!/^[\w-]+$/.test(id) || (c?.status !== 'attempted' && c?.status !== 'solved'))
+      throw new Error(`The export has an invalid entry for "${id}".`);
     if (known && !known.has(id)) {
       skipped++;
       continue;
     }
-    const at = typeof c.at === 'string' && !Number.isNaN(Date.parse(c.at)) ? new Date(c.at).toISOString() : new Date().toISOString();
+    const at =
+      typeof c.at === 'string' && !Number.isNaN(Date.parse(c.at))
+        ? new Date(c.at).toISOString()
+        : new Date().toISOString();
     cards[id] = { status: c.status, at };
   }
-  if (!write({ version: 1, cards })) throw new Error('Your browser refused to store the progress (its storage for this site is full or disabled), so nothing was imported.');
+  if (!write({ version: 1, cards }))
+    throw new Error(
+      'Your browser refused to store the progress (its storage for this site is full or disabled), so nothing was imported.',
+    );
   return { stored: Object.keys(cards).length, skipped };
 }
 

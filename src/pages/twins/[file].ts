@@ -4,7 +4,10 @@ import { join } from 'node:path';
 import { twinDir, twinFiles } from '../../lib/playground/twinSource';
 
 /** /twins/NN-name.py and /twins/ranks_twin.py: the PyTorch twins as downloadable files, built from content/twins/. */
-export const getStaticPaths: GetStaticPaths = () => twinFiles().map((file) => ({ params: { file } }));
+export const getStaticPaths: GetStaticPaths = () =>
+  twinFiles().map((file) => ({ params: { file } }));
 
 export const GET: APIRoute = ({ params }) =>
-  new Response(readFileSync(join(twinDir(), params.file!), 'utf8'), { headers: { 'Content-Type': 'text/x-python; charset=utf-8' } });
+  new Response(readFileSync(join(twinDir(), params.file!), 'utf8'), {
+    headers: { 'Content-Type': 'text/x-python; charset=utf-8' },
+  });

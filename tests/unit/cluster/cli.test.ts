@@ -7,23 +7,32 @@ import { MAX_TIMEOUT_MS, parseCliArgs, UsageError } from '../../../playground/cl
 
 const cli = join(process.cwd(), 'playground', 'cli', 'ranks.ts');
 const dir = mkdtempSync(join(tmpdir(), 'ranks-cli-'));
-const run = (...args: string[]) => spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', cwd: tmpdir(), timeout: 60_000 });
+const run = (...args: string[]) =>
+  spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', cwd: tmpdir(), timeout: 60_000 });
 
 describe('npm run ranks -- run', () => {
   it('runs a program from anywhere on disk and prints [rank k] lines; [10, 12] on every rank', () => {
     const file = join(dir, 'allreduce.ts');
-    writeFileSync(file, `import * as tf from '@tensorflow/tfjs';
+    writeFileSync(
+      file,
+      `import * as tf from '@tensorflow/tfjs';
 import { dist } from 'ranks';
 const s = await dist.allReduce(tf.tensor([dist.rank + 1, 2 * dist.rank]));
-console.log(Array.from(await s.data()));`);
+console.log(Array.from(await s.data()));`,
+    );
     const out = run('run', file, '--world', '4');
     expect(out.status).toBe(0);
-    expect(out.stdout.trim().split('\n').sort()).toEqual([0, 1, 2, 3].map((r) => `[rank ${r}] [10, 12]`));
+    expect(out.stdout.trim().split('\n').sort()).toEqual(
+      [0, 1, 2, 3].map((r) => `[rank ${r}] [10, 12]`),
+    );
   });
 
   it('exits non-zero when a rank fails, and on usage errors', () => {
     const file = join(dir, 'fail.ts');
-    writeFileSync(file, "import { dist } from 'ranks';\nif (dist.rank === 1) throw new Error('nope');");
+    writeFileSync(
+      file,
+      "import { dist } from 'ranks';\nif (dist.rank === 1) throw new Error('nope');",
+    );
     const out = run('run', file, '--world', '2');
     expect(out.status).toBe(1);
     expect(out.stderr).toContain('[rank 1] error at line 2: nope');
@@ -49,15 +58,37 @@ describe('CLI arguments (issue 19, item 14)', () => {
   });
 
   it('accepts the limits themselves and defaults the rest', () => {
-    expect(parseCliArgs(['run', 'a.ts', '--world', '16', '--timeout', String(MAX_TIMEOUT_MS), '--backend', 'wasm'])).toEqual({ file: 'a.ts', world: 16, backend: 'wasm', timeoutMs: MAX_TIMEOUT_MS });
-    expect(parseCliArgs(['run', 'a.ts'])).toEqual({ file: 'a.ts', world: 4, backend: 'cpu', timeoutMs: 60_000 });
+    expect(
+      parseCliArgs([
+        'run',
+        'a.ts',
+        '--world',
+        '16',
+        '--timeout',
+        String(MAX_TIMEOUT_MS),
+        '--backend',
+        'wasm',
+      ]),
+    ).toEqual({ file: 'a.ts', world: 16, backend: 'wasm', timeoutMs: MAX_TIMEOUT_MS });
+    expect(parseCliArgs(['run', 'a.ts'])).toEqual({
+      file: 'a.ts',
+      world: 4,
+      backend: 'cpu',
+      timeoutMs: 60_000,
+    });
     expect(parseCliArgs(['--help'])).toBe('help');
   });
 
   it('prints the reason and usage and exits 2, with no stack trace', () => {
     const file = join(dir, 'noop.ts');
     writeFileSync(file, 'console.log(1);');
-    for (const flags of [['--world', '0'], ['--world', '17'], ['--backend', 'gpu'], ['--timeout', 'abc'], ['--timeout', '1e12']]) {
+    for (const flags of [
+      ['--world', '0'],
+      ['--world', '17'],
+      ['--backend', 'gpu'],
+      ['--timeout', 'abc'],
+      ['--timeout', '1e12'],
+    ]) {
       const out = run('run', file, ...flags);
       expect(out.status, flags.join(' ')).toBe(2);
       expect(out.stderr).toContain('usage: npm run ranks -- run <file.ts>');
@@ -69,11 +100,13 @@ describe('CLI arguments (issue 19, item 14)', () => {
   });
 });
 
-describe('CLI ranks run under Node\'s permission model (issue 19, item 12)', () => {
+describe("CLI ranks run under Node's permission model (issue 19, item 12)", () => {
   it('a program cannot write files, read outside the project or start processes, however it reaches node:fs', () => {
     const file = join(dir, 'escape.ts');
     const target = join(dir, 'written-by-a-rank');
-    writeFileSync(file, `import { dist } from 'ranks';
+    writeFileSync(
+      file,
+      `import { dist } from 'ranks';
 const tryIt = async (what: string, fn: () => unknown) => { try { await fn(); console.log(what, 'ALLOWED'); } catch (e) { console.log(what, 'refused', (e as { code?: string }).code); } };
 const fs = (process as unknown as { getBuiltinModule(s: string): typeof import('node:fs') }).getBuiltinModule('node:fs');
 await tryIt('write', () => fs.writeFileSync(${JSON.stringify(target)}, 'x'));
@@ -82,12 +115,14 @@ const viaEval = await (0, eval)("import('node:fs')");
 await tryIt('eval-write', () => viaEval.writeFileSync(${JSON.stringify(target)}, 'x'));
 const cp = await (0, eval)("import('node:child_process')");
 await tryIt('exec', () => cp.execSync('true'));
-console.log('rank', dist.rank, 'done');`);
+console.log('rank', dist.rank, 'done');`,
+    );
     const out = run('run', file, '--world', '2');
     expect(out.stderr).toBe('');
     expect(out.status).toBe(0);
     for (const r of [0, 1]) {
-      for (const what of ['write', 'read', 'eval-write', 'exec']) expect(out.stdout).toContain(`[rank ${r}] ${what} refused ERR_ACCESS_DENIED`);
+      for (const what of ['write', 'read', 'eval-write', 'exec'])
+        expect(out.stdout).toContain(`[rank ${r}] ${what} refused ERR_ACCESS_DENIED`);
     }
     expect(out.stdout).not.toContain('ALLOWED');
     expect(existsSync(target)).toBe(false);

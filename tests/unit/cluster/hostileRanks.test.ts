@@ -4,12 +4,25 @@ import { runProgram } from '../../../playground/cluster/node.ts';
 import type { RunResult } from '../../../playground/contract/protocol.ts';
 
 /** Runs the hostile-rank cluster on its own thread; gives up (and says so) if that thread stops answering. */
-function driveHostileCluster(options: { code: string; worldSize: number; timeoutMs: number; stopAfterMs?: number }, patienceMs: number) {
-  const worker = new Worker(new URL('./hostile/cluster-driver.ts', import.meta.url), { workerData: options });
-  return new Promise<{ result: RunResult; ms: number; errors: string[][] } | 'main thread stopped answering'>((resolve, reject) => {
+function driveHostileCluster(
+  options: { code: string; worldSize: number; timeoutMs: number; stopAfterMs?: number },
+  patienceMs: number,
+) {
+  const worker = new Worker(new URL('./hostile/cluster-driver.ts', import.meta.url), {
+    workerData: options,
+  });
+  return new Promise<
+    { result: RunResult; ms: number; errors: string[][] } | 'main thread stopped answering'
+  >((resolve, reject) => {
     const timer = setTimeout(() => resolve('main thread stopped answering'), patienceMs);
-    worker.once('message', (m) => { clearTimeout(timer); resolve(m); });
-    worker.once('error', (e) => { clearTimeout(timer); reject(e); });
+    worker.once('message', (m) => {
+      clearTimeout(timer);
+      resolve(m);
+    });
+    worker.once('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
   }).finally(() => worker.terminate());
 }
 
@@ -17,7 +30,10 @@ const waitsInBarrier = `import { dist } from 'ranks';\nawait dist.barrier();\nco
 
 describe('a rank that writes shared memory cannot freeze the main thread (issue 19, item 1)', () => {
   it('the run still ends, well inside its time limit, when a rank leaves the poison word half-written', async () => {
-    const out = await driveHostileCluster({ code: waitsInBarrier, worldSize: 3, timeoutMs: 20_000 }, 30_000);
+    const out = await driveHostileCluster(
+      { code: waitsInBarrier, worldSize: 3, timeoutMs: 20_000 },
+      30_000,
+    );
     expect(out).not.toBe('main thread stopped answering');
     if (out === 'main thread stopped answering') return;
     expect(out.result).toMatchObject({ ok: false, reason: 'error' });
@@ -27,7 +43,10 @@ describe('a rank that writes shared memory cannot freeze the main thread (issue 
 
   it('stop() still ends such a run', async () => {
     const code = `while (true) {}`;
-    const out = await driveHostileCluster({ code, worldSize: 2, timeoutMs: 20_000, stopAfterMs: 1500 }, 30_000);
+    const out = await driveHostileCluster(
+      { code, worldSize: 2, timeoutMs: 20_000, stopAfterMs: 1500 },
+      30_000,
+    );
     expect(out).not.toBe('main thread stopped answering');
     if (out === 'main thread stopped answering') return;
     expect(['stopped', 'error']).toContain(out.result.reason);
@@ -83,7 +102,12 @@ if (dist.rank === 3 && words) {
 }
 const s = await dist.allReduce(tf.ones([1]));
 console.log(tried, Array.from(await s.data()).join(','));`;
-    const { result, record } = await runProgram({ code, worldSize: 4, backend: 'cpu', timeoutMs: 20_000 });
+    const { result, record } = await runProgram({
+      code,
+      worldSize: 4,
+      backend: 'cpu',
+      timeoutMs: 20_000,
+    });
     expect(result).toMatchObject({ ok: true, reason: 'finished' });
     for (const lines of record.logs) expect(lines).toEqual(['no way in 4']);
   });
@@ -107,9 +131,15 @@ const s = await dist.allReduce(tf.ones([8]));
 await dist.broadcast(tf.ones([4]), { src: 0 });
 const shared = captured.filter((x: any) => x && (x instanceof SharedArrayBuffer || (ArrayBuffer.isView(x) && (x as any).buffer instanceof SharedArrayBuffer)));
 console.log('patched: ' + (attempts.join(', ') || 'nothing') + '; shared views captured: ' + shared.length + '; sum ' + (await s.data())[0]);`;
-    const { result, record } = await runProgram({ code, worldSize: 2, backend: 'cpu', timeoutMs: 20_000 });
+    const { result, record } = await runProgram({
+      code,
+      worldSize: 2,
+      backend: 'cpu',
+      timeoutMs: 20_000,
+    });
     expect(result.ok, JSON.stringify(record.ranks.map((r) => r.lines))).toBe(true);
-    for (const lines of record.logs) expect(lines).toEqual(['patched: nothing; shared views captured: 0; sum 2']);
+    for (const lines of record.logs)
+      expect(lines).toEqual(['patched: nothing; shared views captured: 0; sum 2']);
   });
 });
 
@@ -129,7 +159,12 @@ if (dist.rank === 0) {
 } else {
   while (true) {}
 }`;
-    const { result, record } = await runProgram({ code, worldSize: 2, backend: 'cpu', timeoutMs: 4000 });
+    const { result, record } = await runProgram({
+      code,
+      worldSize: 2,
+      backend: 'cpu',
+      timeoutMs: 4000,
+    });
     expect(result.ok).toBe(false);
     expect(result.reason).toBe('timeout');
     expect(record.logs[1]).toEqual([]);

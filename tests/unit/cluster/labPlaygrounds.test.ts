@@ -9,8 +9,14 @@ describe('collectives lab programs', () => {
   for (const p of lab) {
     for (const world of [1, 3, 4]) {
       it(`${p.src} on ${world} ranks prints ${JSON.stringify(p.expect)} on every rank`, async () => {
-        const { result, record } = await runProgram({ code: readProgram(p.src), worldSize: world, backend: 'cpu' });
-        expect(result.ok, JSON.stringify(record.events.filter((e) => e.type === 'error'))).toBe(true);
+        const { result, record } = await runProgram({
+          code: readProgram(p.src),
+          worldSize: world,
+          backend: 'cpu',
+        });
+        expect(result.ok, JSON.stringify(record.events.filter((e) => e.type === 'error'))).toBe(
+          true,
+        );
         record.logs.forEach((lines, r) => {
           for (const line of p.expect) expect(lines.join('\n'), `rank ${r}`).toContain(line);
         });

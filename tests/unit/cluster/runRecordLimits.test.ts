@@ -1,11 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { RunRecord } from '../../../playground/cluster/run-record.ts';
-import { MAX_LOG_LINES, MAX_TRACE_EVENTS, type TraceEvent } from '../../../playground/contract/protocol.ts';
+import {
+  MAX_LOG_LINES,
+  MAX_TRACE_EVENTS,
+  type TraceEvent,
+} from '../../../playground/contract/protocol.ts';
 
 describe('RunRecord limits (a flood or a long trace does not grow the record without end)', () => {
   it('keeps MAX_LOG_LINES lines per rank, counts the rest, and still keeps errors and the exit', () => {
     const record = new RunRecord(2);
-    for (let i = 0; i < MAX_LOG_LINES + 5; i++) record.add({ type: 'log', rank: 0, level: 'log', text: `line ${i}`, time: i });
+    for (let i = 0; i < MAX_LOG_LINES + 5; i++)
+      record.add({ type: 'log', rank: 0, level: 'log', text: `line ${i}`, time: i });
     record.add({ type: 'error', rank: 0, message: 'boom', time: 1e6 });
     record.add({ type: 'exit', rank: 0, ok: false, time: 1e6 });
     record.add({ type: 'log', rank: 1, level: 'log', text: 'hello', time: 0 });
@@ -20,8 +25,19 @@ describe('RunRecord limits (a flood or a long trace does not grow the record wit
 
   it('keeps the first MAX_TRACE_EVENTS trace steps and counts them all', () => {
     const record = new RunRecord(1);
-    const step = (i: number): TraceEvent => ({ rank: 0, kind: 'allReduce', bytes: 4, start: i, end: i + 1 });
-    for (let b = 0; b < 3; b++) record.add({ type: 'trace', rank: 0, events: Array.from({ length: MAX_TRACE_EVENTS / 2 + 1 }, (_, i) => step(b * 1e5 + i)) });
+    const step = (i: number): TraceEvent => ({
+      rank: 0,
+      kind: 'allReduce',
+      bytes: 4,
+      start: i,
+      end: i + 1,
+    });
+    for (let b = 0; b < 3; b++)
+      record.add({
+        type: 'trace',
+        rank: 0,
+        events: Array.from({ length: MAX_TRACE_EVENTS / 2 + 1 }, (_, i) => step(b * 1e5 + i)),
+      });
     expect(record.traceTotal).toBe(3 * (MAX_TRACE_EVENTS / 2 + 1));
     expect(record.trace).toHaveLength(MAX_TRACE_EVENTS);
     expect(record.trace[0]!.start).toBe(0);

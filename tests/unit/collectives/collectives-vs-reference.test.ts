@@ -14,7 +14,8 @@ function specsFor(n: number): { spec: CallSpec; length: number; dtype: 'float32'
   for (const dtype of DTYPES) {
     for (const length of sizes) {
       for (const op of OPS) {
-        for (const algorithm of ['ring', 'two-shot', 'auto'] as const) out.push({ spec: { kind: 'allReduce', op, algorithm }, length, dtype });
+        for (const algorithm of ['ring', 'two-shot', 'auto'] as const)
+          out.push({ spec: { kind: 'allReduce', op, algorithm }, length, dtype });
         out.push({ spec: { kind: 'reduceScatter', op }, length, dtype });
         out.push({ spec: { kind: 'reduce', op, root: (length + 1) % n }, length, dtype });
       }
@@ -32,28 +33,44 @@ function checkBatch(world: TestWorld, inTurn: boolean) {
   const n = world.worldSize;
   const cases = specsFor(n);
   const perRank = Array.from({ length: n }, (_, rank) =>
-    cases.map((c, k) => callAndExpected(c.spec, Array.from({ length: n }, (_, r) => inputFor(r, c.length, c.dtype, c.spec.op ?? 'none', k)), rank, n)));
-  return world.values<(Arr | null | undefined)[]>(inTurn ? 'callsInTurn' : 'calls', (rank: number) => perRank[rank]!.map((x) => x.call)).then((results) => {
-    results.forEach((got, rank) => {
-      got.forEach((value, k) => {
-        const { expected } = perRank[rank]![k]!;
-        const label = `rank ${rank}, ${JSON.stringify(cases[k]!.spec)} × ${cases[k]!.length} ${cases[k]!.dtype}`;
-        if (expected === undefined || expected === null) expect(value ?? null, label).toBeNull();
-        else {
-          expect(value?.constructor, label).toBe(expected.constructor);
-          expect(Array.from(value as Arr), label).toEqual(Array.from(expected));
-        }
+    cases.map((c, k) =>
+      callAndExpected(
+        c.spec,
+        Array.from({ length: n }, (_, r) => inputFor(r, c.length, c.dtype, c.spec.op ?? 'none', k)),
+        rank,
+        n,
+      ),
+    ),
+  );
+  return world
+    .values<(Arr | null | undefined)[]>(inTurn ? 'callsInTurn' : 'calls', (rank: number) =>
+      perRank[rank]!.map((x) => x.call),
+    )
+    .then((results) => {
+      results.forEach((got, rank) => {
+        got.forEach((value, k) => {
+          const { expected } = perRank[rank]![k]!;
+          const label = `rank ${rank}, ${JSON.stringify(cases[k]!.spec)} × ${cases[k]!.length} ${cases[k]!.dtype}`;
+          if (expected === undefined || expected === null) expect(value ?? null, label).toBeNull();
+          else {
+            expect(value?.constructor, label).toBe(expected.constructor);
+            expect(Array.from(value as Arr), label).toEqual(Array.from(expected));
+          }
+        });
       });
+      return cases.length;
     });
-    return cases.length;
-  });
 }
 
 for (let n = 1; n <= 8; n++) {
   describe(`every collective vs the reference, world of ${n}`, () => {
     let world: TestWorld;
-    beforeAll(async () => { world = await startWorld(n); });
-    afterAll(async () => { await world.close(); });
+    beforeAll(async () => {
+      world = await startWorld(n);
+    });
+    afterAll(async () => {
+      await world.close();
+    });
 
     it('queued all at once (waits yield to the event loop)', async () => {
       expect(await checkBatch(world, false)).toBeGreaterThan(200);
@@ -68,17 +85,31 @@ for (let n = 1; n <= 8; n++) {
 describe('large payloads chunked through small regions', () => {
   let world: TestWorld;
   // 256 KB regions: a 1M-element (4 MB) payload takes 16+ rounds.
-  beforeAll(async () => { world = await startWorld(4, { arenaBytes: 4 * 256 * 1024 }); });
-  afterAll(async () => { await world.close(); });
+  beforeAll(async () => {
+    world = await startWorld(4, { arenaBytes: 4 * 256 * 1024 });
+  });
+  afterAll(async () => {
+    await world.close();
+  });
 
   for (const spec of [
-    { kind: 'allReduce', op: 'sum', algorithm: 'ring' }, { kind: 'allReduce', op: 'avg', algorithm: 'two-shot' },
-    { kind: 'reduceScatter', op: 'max' }, { kind: 'allGather' }, { kind: 'broadcast', root: 2 },
-    { kind: 'reduce', op: 'sum', root: 1 }, { kind: 'scatter', root: 3 }, { kind: 'gather', root: 2 },
+    { kind: 'allReduce', op: 'sum', algorithm: 'ring' },
+    { kind: 'allReduce', op: 'avg', algorithm: 'two-shot' },
+    { kind: 'reduceScatter', op: 'max' },
+    { kind: 'allGather' },
+    { kind: 'broadcast', root: 2 },
+    { kind: 'reduce', op: 'sum', root: 1 },
+    { kind: 'scatter', root: 3 },
+    { kind: 'gather', root: 2 },
   ] as CallSpec[]) {
     it(`${spec.kind} of 1M + 3 elements (${spec.op ?? ''} ${spec.algorithm ?? ''})`, async () => {
-      const length = spec.kind === 'allGather' || spec.kind === 'gather' || spec.kind === 'scatter' ? 250_003 : 1_000_003;
-      const inputs = Array.from({ length: 4 }, (_, r) => inputFor(r, length, 'float32', spec.op ?? 'none'));
+      const length =
+        spec.kind === 'allGather' || spec.kind === 'gather' || spec.kind === 'scatter'
+          ? 250_003
+          : 1_000_003;
+      const inputs = Array.from({ length: 4 }, (_, r) =>
+        inputFor(r, length, 'float32', spec.op ?? 'none'),
+      );
       const plan = Array.from({ length: 4 }, (_, r) => callAndExpected(spec, inputs, r, 4));
       const got = await world.values<Arr[]>('callsInTurn', (r: number) => [plan[r]!.call]);
       got.forEach((g, r) => {
@@ -86,7 +117,11 @@ describe('large payloads chunked through small regions', () => {
         if (exp) {
           expect(g[0]!.length).toBe(exp.length);
           let bad = -1;
-          for (let i = 0; i < exp.length; i++) if (g[0]![i] !== exp[i]) { bad = i; break; }
+          for (let i = 0; i < exp.length; i++)
+            if (g[0]![i] !== exp[i]) {
+              bad = i;
+              break;
+            }
           expect(bad, `rank ${r} first wrong element`).toBe(-1);
         } else expect(g[0]).toBeNull();
       });
@@ -96,12 +131,19 @@ describe('large payloads chunked through small regions', () => {
 
 describe('64 MB per rank through the default arena (16 MB regions, 4 rounds)', () => {
   let world: TestWorld;
-  beforeAll(async () => { world = await startWorld(2); });
-  afterAll(async () => { await world.close(); });
+  beforeAll(async () => {
+    world = await startWorld(2);
+  });
+  afterAll(async () => {
+    await world.close();
+  });
 
   for (const algorithm of ['two-shot', 'ring'] as const) {
     it(`${algorithm} all-reduce of 16M float32`, async () => {
-      const out = await world.values<{ wrong: number; length: number }>('bigAllReduce', { elements: 16 << 20, algorithm });
+      const out = await world.values<{ wrong: number; length: number }>('bigAllReduce', {
+        elements: 16 << 20,
+        algorithm,
+      });
       for (const o of out) expect(o).toEqual({ wrong: 0, length: 16 << 20 });
     });
   }

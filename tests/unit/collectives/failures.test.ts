@@ -4,14 +4,21 @@ import type { RawCall } from './harness/scenarios.ts';
 
 type Timed = { ok: boolean; error?: string; ms: number };
 let w: TestWorld | null = null;
-afterEach(async () => { await w?.close(); w = null; });
+afterEach(async () => {
+  await w?.close();
+  w = null;
+});
 
 const f32 = (n: number) => new Float32Array(n);
 
 describe('mismatched collectives fail loudly on every rank', () => {
   it('different kinds at the same call name both ranks and both calls', async () => {
     w = await startWorld(4);
-    const out = await w.values<Timed>('timedCalls', (r: number): RawCall[] => [r === 3 ? { kind: 'broadcast', input: f32(8), src: 0 } : { kind: 'allReduce', input: f32(8), op: 'sum' }]);
+    const out = await w.values<Timed>('timedCalls', (r: number): RawCall[] => [
+      r === 3
+        ? { kind: 'broadcast', input: f32(8), src: 0 }
+        : { kind: 'allReduce', input: f32(8), op: 'sum' },
+    ]);
     for (const o of out) {
       expect(o.ok).toBe(false);
       expect(o.error).toMatch(/Mismatched collectives on the world group at call #0/);
@@ -24,7 +31,9 @@ describe('mismatched collectives fail loudly on every rank', () => {
 
   it('different sizes', async () => {
     w = await startWorld(3);
-    const out = await w.values<Timed>('timedCalls', (r: number): RawCall[] => [{ kind: 'allReduce', input: f32(r === 1 ? 10 : 12), algorithm: 'ring' }]);
+    const out = await w.values<Timed>('timedCalls', (r: number): RawCall[] => [
+      { kind: 'allReduce', input: f32(r === 1 ? 10 : 12), algorithm: 'ring' },
+    ]);
     for (const o of out) {
       expect(o.error).toMatch(/they differ in size/);
       expect(o.error).toMatch(/10 float32/);
@@ -34,7 +43,9 @@ describe('mismatched collectives fail loudly on every rank', () => {
 
   it('different dtypes', async () => {
     w = await startWorld(2);
-    const out = await w.values<Timed>('timedCalls', (r: number): RawCall[] => [{ kind: 'allGather', input: r === 0 ? new Int32Array(4) : f32(4) }]);
+    const out = await w.values<Timed>('timedCalls', (r: number): RawCall[] => [
+      { kind: 'allGather', input: r === 0 ? new Int32Array(4) : f32(4) },
+    ]);
     for (const o of out) expect(o.error).toMatch(/differ in dtype/);
   });
 
@@ -42,7 +53,9 @@ describe('mismatched collectives fail loudly on every rank', () => {
     w = await startWorld(3);
     const pair: RawCall = { kind: 'allReduce', input: f32(4), group: [0, 1] };
     const all: RawCall = { kind: 'allReduce', input: f32(4) };
-    const out = await w.values<Timed>('timedCalls', (r: number): RawCall[] => (r === 0 ? [pair, all] : r === 1 ? [all, pair] : [all]));
+    const out = await w.values<Timed>('timedCalls', (r: number): RawCall[] =>
+      r === 0 ? [pair, all] : r === 1 ? [all, pair] : [all],
+    );
     for (const o of out) {
       expect(o.ok).toBe(false);
       expect(o.error).toMatch(/Deadlock: rank [01] is in allReduce/);
@@ -55,7 +68,10 @@ describe('mismatched collectives fail loudly on every rank', () => {
 describe('a rank that fails or never arrives', () => {
   it('abort (a rank threw) wakes every waiter with the reason', async () => {
     w = await startWorld(4);
-    const out = await w.values<string | { error: string; ms: number }>('abortWhileWaiting', { thrower: 2, reason: 'rank 2 threw: TypeError: x is undefined' });
+    const out = await w.values<string | { error: string; ms: number }>('abortWhileWaiting', {
+      thrower: 2,
+      reason: 'rank 2 threw: TypeError: x is undefined',
+    });
     expect(out[2]).toBe('aborted');
     for (const r of [0, 1, 3]) {
       const o = out[r] as { error: string; ms: number };
@@ -72,7 +88,9 @@ describe('a rank that fails or never arrives', () => {
     const out = await w.values<Timed>('failingInput', { failing: 1 });
     expect(out[1]!.error).toBe('device lost while reading the tensor');
     for (const r of [0, 2]) {
-      expect(out[r]!.error).toBe('rank 1 failed in allReduce (call #0 on the world group): device lost while reading the tensor');
+      expect(out[r]!.error).toBe(
+        'rank 1 failed in allReduce (call #0 on the world group): device lost while reading the tensor',
+      );
       expect(out[r]!.ms).toBeLessThan(2500);
     }
   });
@@ -80,13 +98,19 @@ describe('a rank that fails or never arrives', () => {
   it('a rank that never calls: the others fail within 5 s (default watchdog), naming it and its last call', async () => {
     w = await startWorld(3);
     await w.values('calls', [{ kind: 'barrier' }]);
-    const out = await w.values<Timed>('timedCalls', (r: number): RawCall[] => (r === 2 ? [] : [{ kind: 'allReduce', input: f32(16), op: 'avg' }]));
+    const out = await w.values<Timed>('timedCalls', (r: number): RawCall[] =>
+      r === 2 ? [] : [{ kind: 'allReduce', input: f32(16), op: 'avg' }],
+    );
     for (const r of [0, 1]) {
       const o = out[r]!;
       expect(o.ok).toBe(false);
-      expect(o.error).toMatch(/Collective timed out: rank [01] waited 5\.0 s in allReduce\(op=avg, 16 float32, two-shot\) on the world group \(call #1\)/);
+      expect(o.error).toMatch(
+        /Collective timed out: rank [01] waited 5\.0 s in allReduce\(op=avg, 16 float32, two-shot\) on the world group \(call #1\)/,
+      );
       expect(o.error).toMatch(/Not arrived: rank 2/);
-      expect(o.error).toMatch(/rank 2 last called barrier\(\) on the world group \(call #0\), which it finished/);
+      expect(o.error).toMatch(
+        /rank 2 last called barrier\(\) on the world group \(call #0\), which it finished/,
+      );
       expect(o.ms).toBeGreaterThan(4900);
       expect(o.ms).toBeLessThan(6500); // 5 s watchdog + wake-up slack on a loaded 2-core machine
     }
@@ -96,16 +120,28 @@ describe('a rank that fails or never arrives', () => {
     w = await startWorld(2, { watchdogMs: 800 });
     const out = await w.run<Timed>('p2pStream', { length: 4, count: 1 });
     expect(out.every((o) => o.ok)).toBe(true);
-    const missing = await w.values<{ threw: boolean } | Timed>('timedCalls', (r: number): RawCall[] => (r === 0 ? [{ kind: 'barrier' }] : []));
-    expect((missing[0] as Timed).error).toMatch(/waited 0\.8 s in barrier\(\).*Not arrived: rank 1/);
+    const missing = await w.values<{ threw: boolean } | Timed>(
+      'timedCalls',
+      (r: number): RawCall[] => (r === 0 ? [{ kind: 'barrier' }] : []),
+    );
+    expect((missing[0] as Timed).error).toMatch(
+      /waited 0\.8 s in barrier\(\).*Not arrived: rank 1/,
+    );
   });
 });
 
 describe('a peer busy computing is alive, not stuck (issue 19, item 3)', () => {
   it('a rank computing 3× the watchdog between collectives does not fail its peers', async () => {
     w = await startWorld(3, { watchdogMs: 800 });
-    const calls: RawCall[] = [{ kind: 'allReduce', input: new Float32Array([1, 2]) }, { kind: 'barrier' }];
-    const out = await w.values<Timed & { values?: unknown[] }>('busyThenCalls', { busy: 1, ms: 2400, calls });
+    const calls: RawCall[] = [
+      { kind: 'allReduce', input: new Float32Array([1, 2]) },
+      { kind: 'barrier' },
+    ];
+    const out = await w.values<Timed & { values?: unknown[] }>('busyThenCalls', {
+      busy: 1,
+      ms: 2400,
+      calls,
+    });
     for (const o of out) expect(o, JSON.stringify(o)).toMatchObject({ ok: true });
     expect(Array.from(out[0]!.values![0] as Float32Array)).toEqual([3, 6]);
     expect(out[0]!.ms).toBeGreaterThan(2000);
@@ -119,7 +155,9 @@ describe('a peer busy computing is alive, not stuck (issue 19, item 3)', () => {
 
   it('a rank that is idle (its event loop runs) and never calls still fails its peers at the watchdog', async () => {
     w = await startWorld(2, { watchdogMs: 800 });
-    const out = await w.values<Timed>('timedCalls', (r: number): RawCall[] => (r === 0 ? [{ kind: 'barrier' }] : []));
+    const out = await w.values<Timed>('timedCalls', (r: number): RawCall[] =>
+      r === 0 ? [{ kind: 'barrier' }] : [],
+    );
     expect(out[0]!.error).toMatch(/waited 0\.8 s in barrier\(\).*Not arrived: rank 1/);
     expect(out[0]!.ms).toBeLessThan(3000);
   });
@@ -134,7 +172,14 @@ describe('errors that name the cause (issue 19, item 13)', () => {
       expect(o.ms).toBeLessThan(4000);
     }
     const messages = out.map((o) => o.error!);
-    expect(messages.some((m) => /Deadlock: ranks (\d, ){3}\d are each blocked in recv from the next .*a cycle of receives/.test(m)), messages.join('\n')).toBe(true);
+    expect(
+      messages.some((m) =>
+        /Deadlock: ranks (\d, ){3}\d are each blocked in recv from the next .*a cycle of receives/.test(
+          m,
+        ),
+      ),
+      messages.join('\n'),
+    ).toBe(true);
     expect(messages.join('\n')).toMatch(/rank 0 waits for rank 1|rank 3 waits for rank 0/);
   });
 });
@@ -143,7 +188,11 @@ describe('bad arguments fail at the call', () => {
   it('raw layer: unknown op and algorithm, roots out of range, groups outside the world, non-members, self-sends', async () => {
     w = await startWorld(3);
     const cases: [string, unknown[], RegExp][] = [
-      ['allReduce', [f32(2), { op: 'mean' }], /allReduce: unknown op "mean"; use one of sum, avg, max, min, prod/],
+      [
+        'allReduce',
+        [f32(2), { op: 'mean' }],
+        /allReduce: unknown op "mean"; use one of sum, avg, max, min, prod/,
+      ],
       ['allReduce', [f32(2), { algorithm: 'tree' }], /allReduce: unknown algorithm "tree"/],
       ['broadcast', [f32(2), { src: 3 }], /broadcast: src must be a rank in 0\.\.2, got 3/],
       ['reduce', [f32(2), { dst: -1 }], /reduce: dst must be a rank in 0\.\.2, got -1/],
@@ -161,7 +210,10 @@ describe('bad arguments fail at the call', () => {
         expect(o.message).toMatch(re);
       }
     }
-    const self = await w.values<{ threw: boolean; message: string }>('badCall', (r: number) => ({ method: 'send', args: [f32(1), { dst: r }] }));
+    const self = await w.values<{ threw: boolean; message: string }>('badCall', (r: number) => ({
+      method: 'send',
+      args: [f32(1), { dst: r }],
+    }));
     self.forEach((o, r) => expect(o.message).toBe(`send: rank ${r} cannot send to itself`));
   });
 
@@ -175,7 +227,11 @@ describe('bad arguments fail at the call', () => {
       ['dist.broadcast', [t], /broadcast: options must be an object with src/],
       ['dist.recv', [[2, -1], { src: 0 }], /recv: shape must be an array of non-negative integers/],
       ['dist.recv', [[2], { src: 1, dtype: 'bool' }], /recv: dtype must be float32 or int32/],
-      ['dist.allGather', [t, { group: { ranks: [0, 1], rank: 0, size: 2 } }], /group: pass a group made by dist\.newGroup\(ranks\)/],
+      [
+        'dist.allGather',
+        [t, { group: { ranks: [0, 1], rank: 0, size: 2 } }],
+        /group: pass a group made by dist\.newGroup\(ranks\)/,
+      ],
     ];
     for (const [method, args, re] of cases) {
       const out = await w.values<{ threw: boolean; message: string }>('badCall', { method, args });
@@ -183,9 +239,19 @@ describe('bad arguments fail at the call', () => {
       expect(out[0]!.message, method).toMatch(re);
     }
     const scatter = await w.values<{ threw: boolean; message: string }>('badCall', (r: number) =>
-      (r === 0 ? { method: 'dist.scatter', args: [{ tensor: [1, 2, 3], shape: [3] }, { src: 0 }] } : { method: 'dist.newGroup', args: [[0, 1]] }));
-    expect(scatter[0]!.message).toBe("scatter: on src the tensor's leading axis must be the group size 2, got shape [3]");
-    const member = await w.values<{ threw: boolean; message: string }>('badCall', (r: number) => ({ method: 'dist.allReduce', args: [t, { group: [1 - r] }] }));
-    member.forEach((o, r) => expect(o.message).toBe(`allReduce: rank ${r} is not a member of group [${1 - r}]`));
+      r === 0
+        ? { method: 'dist.scatter', args: [{ tensor: [1, 2, 3], shape: [3] }, { src: 0 }] }
+        : { method: 'dist.newGroup', args: [[0, 1]] },
+    );
+    expect(scatter[0]!.message).toBe(
+      "scatter: on src the tensor's leading axis must be the group size 2, got shape [3]",
+    );
+    const member = await w.values<{ threw: boolean; message: string }>('badCall', (r: number) => ({
+      method: 'dist.allReduce',
+      args: [t, { group: [1 - r] }],
+    }));
+    member.forEach((o, r) =>
+      expect(o.message).toBe(`allReduce: rank ${r} is not a member of group [${1 - r}]`),
+    );
   });
 });

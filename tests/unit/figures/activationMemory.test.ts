@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { activationBreakdown, activationBytes, activationBytesPerLayer, attentionScoreRatio, forwardFlopsPerLayer, GPT3_175B, recomputeOverhead, trainingFlopsPerLayer, accumulationSteps } from '../../../src/lib/figures/activationMemory';
+import {
+  activationBreakdown,
+  activationBytes,
+  activationBytesPerLayer,
+  attentionScoreRatio,
+  forwardFlopsPerLayer,
+  GPT3_175B,
+  recomputeOverhead,
+  trainingFlopsPerLayer,
+  accumulationSteps,
+} from '../../../src/lib/figures/activationMemory';
 
 const gpt3 = { ...GPT3_175B, micro: 1 };
 
@@ -14,8 +24,13 @@ describe('activation memory (Korthikanti et al. 2022)', () => {
   it('§4.2.1 Eq. 2: tensor parallelism divides all but the 10sbh of LayerNorm and dropout inputs', () => {
     const x = { seq: 2048, micro: 1, hidden: 12288, heads: 96, tensorParallel: 8 };
     const sbh = 2048 * 12288;
-    expect(activationBytesPerLayer(x)).toBeCloseTo(sbh * (10 + 24 / 8 + (5 * 96 * 2048) / (12288 * 8)), 0);
-    expect(activationBytesPerLayer({ ...x, tensorParallel: 1 })).toBe(activationBytesPerLayer({ seq: 2048, micro: 1, hidden: 12288, heads: 96 }));
+    expect(activationBytesPerLayer(x)).toBeCloseTo(
+      sbh * (10 + 24 / 8 + (5 * 96 * 2048) / (12288 * 8)),
+      0,
+    );
+    expect(activationBytesPerLayer({ ...x, tensorParallel: 1 })).toBe(
+      activationBytesPerLayer({ seq: 2048, micro: 1, hidden: 12288, heads: 96 }),
+    );
   });
   it('§5: full recomputation keeps 2sbh per layer, selective drops the 5as/h term (34sbh without tensor parallelism)', () => {
     const sbh = 2048 * 12288;
@@ -24,7 +39,9 @@ describe('activation memory (Korthikanti et al. 2022)', () => {
   });
   it('GPT-3 175B: 5as/h = 80 > 34, so selective recomputation saves more than half', () => {
     expect(attentionScoreRatio(gpt3)).toBe(80);
-    expect(activationBytesPerLayer(gpt3, 'selective') / activationBytesPerLayer(gpt3)).toBeLessThan(0.5);
+    expect(activationBytesPerLayer(gpt3, 'selective') / activationBytesPerLayer(gpt3)).toBeLessThan(
+      0.5,
+    );
     // one sequence of 2048 tokens: 96 layers × 2048·12288·114 bytes ≈ 275 GB
     expect(activationBytes(gpt3) / 1e9).toBeCloseTo((96 * 2048 * 12288 * 114) / 1e9, 6);
   });
@@ -36,13 +53,19 @@ describe('activation memory (Korthikanti et al. 2022)', () => {
     const sel = recomputeOverhead(gpt3, 'selective');
     expect(sel).toBeGreaterThan(0);
     expect(sel).toBeLessThan(0.02);
-    expect(trainingFlopsPerLayer(gpt3, 'selective') - trainingFlopsPerLayer(gpt3)).toBe(4 * 2048 * 2048 * 12288);
+    expect(trainingFlopsPerLayer(gpt3, 'selective') - trainingFlopsPerLayer(gpt3)).toBe(
+      4 * 2048 * 2048 * 12288,
+    );
   });
   it('memory scales linearly in b and h, quadratically in s only through the attention scores', () => {
     const x = { seq: 1024, micro: 1, hidden: 1024, heads: 8 };
     expect(activationBytesPerLayer({ ...x, micro: 4 })).toBe(4 * activationBytesPerLayer(x));
-    expect(activationBytesPerLayer({ ...x, seq: 2048 }, 'selective')).toBe(2 * activationBytesPerLayer(x, 'selective'));
-    expect(activationBytesPerLayer({ ...x, seq: 2048 })).toBeGreaterThan(2 * activationBytesPerLayer(x));
+    expect(activationBytesPerLayer({ ...x, seq: 2048 }, 'selective')).toBe(
+      2 * activationBytesPerLayer(x, 'selective'),
+    );
+    expect(activationBytesPerLayer({ ...x, seq: 2048 })).toBeGreaterThan(
+      2 * activationBytesPerLayer(x),
+    );
   });
   it('accumulation steps divide the per-rank batch into micro-batches, and refuse a remainder', () => {
     expect(accumulationSteps(32, 4)).toBe(8);

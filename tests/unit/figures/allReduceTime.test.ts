@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { busBandwidthFactor, ringAllReduceSeconds, ringAllReduceTerms, ringHalfSeconds } from '../../../src/lib/figures/allReduceTime';
+import {
+  busBandwidthFactor,
+  ringAllReduceSeconds,
+  ringAllReduceTerms,
+  ringHalfSeconds,
+} from '../../../src/lib/figures/allReduceTime';
 
 const link = { alpha: 5e-6, bandwidth: 50e9 };
 
@@ -14,7 +19,9 @@ describe('α–β model of the ring all-reduce', () => {
   it('the bandwidth term stays below 2D/B as n grows; the latency term grows linearly', () => {
     const big = ringAllReduceTerms(1e9, 1024, link);
     expect(big.transfer).toBeLessThan((2 * 1e9) / 50e9);
-    expect(ringAllReduceTerms(1e9, 9, link).latency / ringAllReduceTerms(1e9, 5, link).latency).toBe(2);
+    expect(
+      ringAllReduceTerms(1e9, 9, link).latency / ringAllReduceTerms(1e9, 5, link).latency,
+    ).toBe(2);
   });
   it('nccl-tests bus bandwidth factors (PERFORMANCE.md): 2(n−1)/n, (n−1)/n, 1', () => {
     expect(busBandwidthFactor('all-reduce', 8)).toBe(1.75);

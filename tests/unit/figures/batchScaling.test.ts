@@ -1,5 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { batchTokens, examplesToTarget, globalBatchSize, GOYAL_2017, GPT3_BATCHES, GPT3_CONTEXT, linearScaledLr, simpleNoiseScale, sqrtScaledLr, stepSpeedup, stepsToTarget, warmupLr } from '../../../src/lib/figures/batchScaling';
+import {
+  batchTokens,
+  examplesToTarget,
+  globalBatchSize,
+  GOYAL_2017,
+  GPT3_BATCHES,
+  GPT3_CONTEXT,
+  linearScaledLr,
+  simpleNoiseScale,
+  sqrtScaledLr,
+  stepSpeedup,
+  stepsToTarget,
+  warmupLr,
+} from '../../../src/lib/figures/batchScaling';
 
 describe('batch size and learning rate', () => {
   it('the global batch is micro × ranks × accumulation', () => {
@@ -24,7 +37,8 @@ describe('batch size and learning rate', () => {
   });
   it('McCandlish et al.: (S/S_min − 1)(E/E_min − 1) = 1 for every batch size', () => {
     for (const b of [16, 256, 4096, 65536]) {
-      const s = stepsToTarget(b, 1000, 100), e = examplesToTarget(b, 1000, 100);
+      const s = stepsToTarget(b, 1000, 100),
+        e = examplesToTarget(b, 1000, 100);
       expect((s / 100 - 1) * (e / (100 * 1000) - 1)).toBeCloseTo(1, 9);
     }
     expect(simpleNoiseScale(50, 0.1)).toBe(500);

@@ -4,7 +4,17 @@ import { describe, expect, it } from 'vitest';
 
 // Every figure the chapters print must come from an expression over src/lib/figures, never a
 // literal typed into the prose: this test strips code, math and expressions and looks for numbers.
-const CHAPTERS = ['01-what-is-data-parallelism.mdx', '02-collectives.mdx', '03-data-parallel-from-scratch.mdx', '04-inside-ddp.mdx', '05-memory-and-zero.mdx', '06-fsdp-and-choosing.mdx', '07-activations-and-precision.mdx', '08-batch-size-and-learning-rate.mdx', '09-operating-at-scale.mdx'];
+const CHAPTERS = [
+  '01-what-is-data-parallelism.mdx',
+  '02-collectives.mdx',
+  '03-data-parallel-from-scratch.mdx',
+  '04-inside-ddp.mdx',
+  '05-memory-and-zero.mdx',
+  '06-fsdp-and-choosing.mdx',
+  '07-activations-and-precision.mdx',
+  '08-batch-size-and-learning-rate.mdx',
+  '09-operating-at-scale.mdx',
+];
 const dir = join(process.cwd(), 'content', 'chapters');
 
 /** Remove what may legitimately hold digits: frontmatter, imports/exports, code, JSX expressions and tag attributes. */
@@ -13,9 +23,13 @@ function prose(src: string): { text: string; math: string[] } {
   s = s.replace(/^(import|export) .*$/gm, '');
   s = s.replace(/```[\s\S]*?```/g, '').replace(/`[^`\n]*`/g, '');
   const math: string[] = [];
-  s = s.replace(/\$\$[\s\S]*?\$\$|\$[^$\n]+\$/g, (m) => { math.push(m); return ' '; });
+  s = s.replace(/\$\$[\s\S]*?\$\$|\$[^$\n]+\$/g, (m) => {
+    math.push(m);
+    return ' ';
+  });
   // Strip balanced {…} expressions (they may nest) before tags, whose attributes hold expressions too.
-  let out = '', depth = 0;
+  let out = '',
+    depth = 0;
   for (const ch of s) {
     if (ch === '{') depth++;
     else if (ch === '}') depth = Math.max(0, depth - 1);
@@ -26,7 +40,8 @@ function prose(src: string): { text: string; math: string[] } {
 }
 
 // A number with a unit, a parameter-count suffix, a multiplier, a percentage, or a decimal point.
-const LITERAL_FIGURE = /(?<![\w-])\d[\d,]*(\.\d+)?\s*(GB|MB|kB|KB|TB|GiB|MiB|KiB|bytes?|B\b|GB\/s|Gb\/s|µs|ms|s\b|%|×|x\b|TFLOP|tokens|GPUs|parameters)|(?<![\w.-])\d+\.\d+|(?<![\w-])\d+(\.\d+)?[BMT]\b/g;
+const LITERAL_FIGURE =
+  /(?<![\w-])\d[\d,]*(\.\d+)?\s*(GB|MB|kB|KB|TB|GiB|MiB|KiB|bytes?|B\b|GB\/s|Gb\/s|µs|ms|s\b|%|×|x\b|TFLOP|tokens|GPUs|parameters)|(?<![\w.-])\d+\.\d+|(?<![\w-])\d+(\.\d+)?[BMT]\b/g;
 // Allowed: names that contain digits (ZeRO-1, fp16, bf16, fp32, Chapter 3, NVLink 4) and years in citations.
 const ALLOWED = /^(\d{4})$/;
 
@@ -34,7 +49,9 @@ describe.each(CHAPTERS)('%s prints no literal figures', (file) => {
   const src = readFileSync(join(dir, file), 'utf8');
   const { text, math } = prose(src);
   it('prose and tables use expressions for every number with a unit', () => {
-    const hits = [...text.matchAll(LITERAL_FIGURE)].map((m) => m[0].trim()).filter((h) => !ALLOWED.test(h));
+    const hits = [...text.matchAll(LITERAL_FIGURE)]
+      .map((m) => m[0].trim())
+      .filter((h) => !ALLOWED.test(h));
     expect(hits, `literal figures in ${file}: ${hits.join(' | ')}`).toEqual([]);
   });
   it('math holds formulas, not results (no decimals, no numbers of three or more digits)', () => {

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { latencyBandwidthCrossover, ringBytesSentPerRank, rootBytesReceivedNaive, trafficTable } from '../../../src/lib/figures/collectiveCosts';
+import {
+  latencyBandwidthCrossover,
+  ringBytesSentPerRank,
+  rootBytesReceivedNaive,
+  trafficTable,
+} from '../../../src/lib/figures/collectiveCosts';
 import { linkPreset } from '../../../src/lib/figures/linkPresets';
 
 describe('ring versus gather-to-one traffic', () => {
@@ -24,11 +29,13 @@ describe('α–β table on InfiniBand NDR (50 GB/s each way, α = 9.6 µs)', () 
   });
   it('bus bandwidth stays near the link bandwidth, as nccl-tests intends', () => {
     expect(row!.busbw).toBeCloseTo(1.5e9 / 0.0300576, 3);
-    for (const r of trafficTable([2, 8, 64], 4e9, linkPreset('infiniband'))) expect(r.busbw / 50e9).toBeGreaterThan(0.99);
+    for (const r of trafficTable([2, 8, 64], 4e9, linkPreset('infiniband')))
+      expect(r.busbw / 50e9).toBeGreaterThan(0.99);
   });
   it('latency equals transfer at D* = n·α·bandwidth (480 kB at n = 1 on this link)', () => {
     const link = linkPreset('infiniband');
-    const n = 8, d = latencyBandwidthCrossover(n, link);
+    const n = 8,
+      d = latencyBandwidthCrossover(n, link);
     const [r] = trafficTable([n], d, link);
     expect(r!.latency).toBeCloseTo(r!.transfer, 12);
     expect(latencyBandwidthCrossover(1, link)).toBeCloseTo(480e3, 6);

@@ -1,11 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { largestReplicatedModel, replicaBytesPerParam, shardSizes } from '../../../src/lib/figures/dataParallelBasics';
+import {
+  largestReplicatedModel,
+  replicaBytesPerParam,
+  shardSizes,
+} from '../../../src/lib/figures/dataParallelBasics';
 
 describe('shardSizes', () => {
   it('splits evenly when it can and never loses a row', () => {
     expect(shardSizes(256, 4)).toEqual([64, 64, 64, 64]);
     expect(shardSizes(16, 3)).toEqual([6, 5, 5]);
-    for (const [b, p] of [[0, 3], [1, 8], [1000, 7]]) expect(shardSizes(b!, p!).reduce((a, c) => a + c, 0)).toBe(b);
+    for (const [b, p] of [
+      [0, 3],
+      [1, 8],
+      [1000, 7],
+    ])
+      expect(shardSizes(b!, p!).reduce((a, c) => a + c, 0)).toBe(b);
   });
   it('rejects nonsense', () => {
     expect(() => shardSizes(4, 0)).toThrow(/ranks/);

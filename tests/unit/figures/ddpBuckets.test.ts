@@ -1,6 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { assignBuckets, bucketCapBytes, DDP_BROADCAST_BUCKET_BYTES, DDP_BUCKET_CAP_MB, DDP_FIRST_BUCKET_BYTES, mlpParams } from '../../../src/lib/figures/ddpBuckets';
+import {
+  assignBuckets,
+  bucketCapBytes,
+  DDP_BROADCAST_BUCKET_BYTES,
+  DDP_BUCKET_CAP_MB,
+  DDP_FIRST_BUCKET_BYTES,
+  mlpParams,
+} from '../../../src/lib/figures/ddpBuckets';
 
 // Debian's python3-torch ships DDP's Python source; read the defaults from it when it is installed.
 const TORCH_DDP = '/usr/lib/python3/dist-packages/torch/nn/parallel/distributed.py';
@@ -23,7 +30,15 @@ describe('PyTorch DDP bucket defaults', () => {
 
 describe('bucket assignment', () => {
   it('walks parameters in reverse registration order', () => {
-    const b = assignBuckets([{ name: 'a', bytes: 10 }, { name: 'b', bytes: 10 }, { name: 'c', bytes: 10 }], 1000, 1000);
+    const b = assignBuckets(
+      [
+        { name: 'a', bytes: 10 },
+        { name: 'b', bytes: 10 },
+        { name: 'c', bytes: 10 },
+      ],
+      1000,
+      1000,
+    );
     expect(b).toEqual([{ params: ['c', 'b', 'a'], bytes: 30, limit: 1000 }]);
   });
   it('closes a small first bucket, then uses the cap; a bucket may overshoot by its last tensor', () => {

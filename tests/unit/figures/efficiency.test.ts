@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { commToComputeRatio, computeSeconds, estimateStep, H100_BF16_DENSE_FLOPS } from '../../../src/lib/figures/efficiency';
+import {
+  commToComputeRatio,
+  computeSeconds,
+  estimateStep,
+  H100_BF16_DENSE_FLOPS,
+} from '../../../src/lib/figures/efficiency';
 import { ringAllReduceSeconds } from '../../../src/lib/figures/allReduceTime';
 import { linkPreset } from '../../../src/lib/figures/linkPresets';
 
@@ -35,6 +40,9 @@ describe('step-time model', () => {
     expect(commToComputeRatio(e)).toBeCloseTo(e.allReduce / e.compute, 12);
   });
   it('one GPU never communicates', () => {
-    expect(estimateStep({ params: 1e9, tokensPerGpu: 1, gpus: 1, link: linkPreset('ethernet') }).allReduce).toBe(0);
+    expect(
+      estimateStep({ params: 1e9, tokensPerGpu: 1, gpus: 1, link: linkPreset('ethernet') })
+        .allReduce,
+    ).toBe(0);
   });
 });

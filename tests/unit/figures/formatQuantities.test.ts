@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { fmtBytes, fmtGB, fmtInt, fmtMiB, fmtParams, fmtPercent, fmtRatio, fmtSeconds } from '../../../src/lib/figures/formatQuantities';
+import {
+  fmtBytes,
+  fmtGB,
+  fmtInt,
+  fmtMiB,
+  fmtParams,
+  fmtPercent,
+  fmtRatio,
+  fmtSeconds,
+} from '../../../src/lib/figures/formatQuantities';
 
 describe('formatters', () => {
   it('GB: decimal, trailing zeros trimmed', () => {

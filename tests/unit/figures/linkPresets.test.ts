@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { gbitToBytes, linkPreset, LINK_PRESETS, pcieBandwidth } from '../../../src/lib/figures/linkPresets';
+import {
+  gbitToBytes,
+  linkPreset,
+  LINK_PRESETS,
+  pcieBandwidth,
+} from '../../../src/lib/figures/linkPresets';
 
 describe('link presets', () => {
   it('NVLink 4 on H100: 900 GB/s bidirectional = 450 GB/s each way', () => {

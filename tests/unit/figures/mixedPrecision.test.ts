@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { epsilon, FORMATS, GRAD_SCALER_DEFAULTS, hookWireBytes, lossScaleAfter, maxFinite, minNormal, minSubnormal, powerSgdCompresses, powerSgdCompression, POWER_SGD_DEFAULTS } from '../../../src/lib/figures/mixedPrecision';
+import {
+  epsilon,
+  FORMATS,
+  GRAD_SCALER_DEFAULTS,
+  hookWireBytes,
+  lossScaleAfter,
+  maxFinite,
+  minNormal,
+  minSubnormal,
+  powerSgdCompresses,
+  powerSgdCompression,
+  POWER_SGD_DEFAULTS,
+} from '../../../src/lib/figures/mixedPrecision';
 
 describe('float formats', () => {
   it('fp16 (IEEE binary16): max 65504, min normal 2^-14, min subnormal 2^-24, epsilon 2^-10', () => {
@@ -23,7 +35,12 @@ describe('float formats', () => {
 
 describe('loss scaling (GradScaler / ShardedGradScaler defaults)', () => {
   it('defaults: init 2^16, ×2 after 2000 clean steps, ×0.5 per overflow', () => {
-    expect(GRAD_SCALER_DEFAULTS).toEqual({ initScale: 65536, growthFactor: 2, backoffFactor: 0.5, growthInterval: 2000 });
+    expect(GRAD_SCALER_DEFAULTS).toEqual({
+      initScale: 65536,
+      growthFactor: 2,
+      backoffFactor: 0.5,
+      growthInterval: 2000,
+    });
   });
   it('halves on each overflow and skips that step; doubles after the growth interval', () => {
     expect(lossScaleAfter([true, true, false])).toEqual({ scale: 2 ** 14, skipped: 2 });
@@ -38,7 +55,11 @@ describe('communication hooks', () => {
     expect(hookWireBytes(1e9, 8, 'fp32')).toBe(2 * (7 / 8) * 4e9);
   });
   it('PowerSGD sends (n + m)·r numbers for an n×m matrix, and skips tensors where that does not save 2×', () => {
-    expect(powerSgdCompression(4096, 4096, 1)).toEqual({ dense: 4096 * 4096, compressed: 8192, ratio: 2048 });
+    expect(powerSgdCompression(4096, 4096, 1)).toEqual({
+      dense: 4096 * 4096,
+      compressed: 8192,
+      ratio: 2048,
+    });
     expect(POWER_SGD_DEFAULTS.matrixApproximationRank).toBe(1);
     expect(powerSgdCompresses(4096, 4096)).toBe(true);
     expect(powerSgdCompresses(4096, 1)).toBe(false); // a bias vector is all-reduced as is

@@ -1,9 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import { ringAllReduceSeconds } from '../../../src/lib/figures/allReduceTime';
 import { linkPreset } from '../../../src/lib/figures/linkPresets';
-import { DILOCO, flatRingSeconds, hierarchicalSeconds, hsdpBytesPerRank, jobMtbfHours, jobSurvival, LLAMA3_INTERRUPTIONS, llama3FailureRates, localSgdCommReduction, reshardReads, shardRange } from '../../../src/lib/figures/operatingAtScale';
+import {
+  DILOCO,
+  flatRingSeconds,
+  hierarchicalSeconds,
+  hsdpBytesPerRank,
+  jobMtbfHours,
+  jobSurvival,
+  LLAMA3_INTERRUPTIONS,
+  llama3FailureRates,
+  localSgdCommReduction,
+  reshardReads,
+  shardRange,
+} from '../../../src/lib/figures/operatingAtScale';
 
-const cluster = { nodes: 16, gpusPerNode: 8, intra: linkPreset('nvlink'), inter: linkPreset('infiniband') };
+const cluster = {
+  nodes: 16,
+  gpusPerNode: 8,
+  intra: linkPreset('nvlink'),
+  inter: linkPreset('infiniband'),
+};
 
 describe('hierarchical all-reduce in the α–β model', () => {
   it('the flat ring runs all 2(N−1) steps at network speed', () => {
@@ -46,11 +63,22 @@ describe('failures at scale', () => {
 describe('sharded checkpoints', () => {
   it('shards cover the vector exactly once', () => {
     const ranges = [0, 1, 2, 3].map((r) => shardRange(10, 4, r));
-    expect(ranges).toEqual([{ start: 0, end: 3 }, { start: 3, end: 6 }, { start: 6, end: 9 }, { start: 9, end: 10 }]);
+    expect(ranges).toEqual([
+      { start: 0, end: 3 },
+      { start: 3, end: 6 },
+      { start: 6, end: 9 },
+      { start: 9, end: 10 },
+    ]);
   });
   it('reloading a world-4 checkpoint at world 2: each new rank reads two old shards', () => {
-    expect(reshardReads(16, 4, 2, 0)).toEqual([{ from: 0, start: 0, end: 4 }, { from: 1, start: 4, end: 8 }]);
-    expect(reshardReads(16, 4, 2, 1)).toEqual([{ from: 2, start: 8, end: 12 }, { from: 3, start: 12, end: 16 }]);
+    expect(reshardReads(16, 4, 2, 0)).toEqual([
+      { from: 0, start: 0, end: 4 },
+      { from: 1, start: 4, end: 8 },
+    ]);
+    expect(reshardReads(16, 4, 2, 1)).toEqual([
+      { from: 2, start: 8, end: 12 },
+      { from: 3, start: 12, end: 16 },
+    ]);
     expect(reshardReads(10, 4, 3, 1).map((r) => r.from)).toEqual([1, 2]);
   });
 });

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { TraceEvent } from '../../../playground/cluster/protocol';
 import { runProgram } from '../../../playground/cluster/node';
 import {
-  chunkReceived, contributors, popcount, ringAllReduceSchedule, ringFrames, type RingTraceEvent,
+  chunkReceived,
+  contributors,
+  popcount,
+  ringAllReduceSchedule,
+  ringFrames,
+  type RingTraceEvent,
 } from '../../../src/lib/figures/ringSchedule';
 
 // Type-level check: the schedule's events are the runtime's TraceEvents.
@@ -34,14 +39,17 @@ describe.each([3, 4, 5, 8])('ring all-reduce schedule on %i ranks', (n) => {
 
   it('computes the element-wise sum when replayed on real numbers', () => {
     const per = bytes / 4 / n;
-    const data = Array.from({ length: n }, (_, r) => Array.from({ length: n * per }, (_, i) => Math.sin(r * 7 + i)));
+    const data = Array.from({ length: n }, (_, r) =>
+      Array.from({ length: n * per }, (_, i) => Math.sin(r * 7 + i)),
+    );
     const expected = data[0]!.map((_, i) => data.reduce((a, row) => a + row[i]!, 0));
     let buf = data.map((row) => row.slice());
     for (let s = 0; s < 2 * (n - 1); s++) {
       const next = buf.map((row) => row.slice());
       for (const e of events.filter((x) => x.step === s)) {
         const c = chunkReceived(e.rank, s, n);
-        for (let i = c * per; i < (c + 1) * per; i++) next[e.rank]![i] = (s < n - 1 ? buf[e.rank]![i]! : 0) + buf[e.peer!]![i]!;
+        for (let i = c * per; i < (c + 1) * per; i++)
+          next[e.rank]![i] = (s < n - 1 ? buf[e.rank]![i]! : 0) + buf[e.peer!]![i]!;
       }
       buf = next;
     }
@@ -50,7 +58,7 @@ describe.each([3, 4, 5, 8])('ring all-reduce schedule on %i ranks', (n) => {
 
   it('sends 2(n−1)/n · D bytes per rank in total', () => {
     const sent = events.filter((e) => e.rank === 0).reduce((a, e) => a + e.bytes, 0);
-    expect(sent).toBe((2 * (n - 1) / n) * bytes);
+    expect(sent).toBe(((2 * (n - 1)) / n) * bytes);
   });
 });
 
@@ -59,11 +67,19 @@ it('rejects a ring of one', () => {
 });
 
 it('matches the trace the runtime records for a live ring all-reduce', async () => {
-  const n = 4, elements = 1024;
+  const n = 4,
+    elements = 1024;
   const code = `import * as tf from '@tensorflow/tfjs';\nimport { dist } from 'ranks';\nawait dist.allReduce(tf.ones([${elements}]), { algorithm: 'ring' });`;
   const { result, events } = await runProgram({ code, worldSize: n, backend: 'cpu' });
   expect(result.ok).toBe(true);
-  const live = events.flatMap((e) => (e.type === 'trace' ? e.events : [])).filter((e) => e.algorithm === 'ring');
-  const key = (e: { rank: number; step?: number; peer?: number; bytes: number; label?: string }) => `${e.rank}/${e.step}/${e.peer}/${e.bytes}/${e.label}`;
-  expect(live.map(key).sort()).toEqual(ringAllReduceSchedule(n, elements * 4).map(key).sort());
+  const live = events
+    .flatMap((e) => (e.type === 'trace' ? e.events : []))
+    .filter((e) => e.algorithm === 'ring');
+  const key = (e: { rank: number; step?: number; peer?: number; bytes: number; label?: string }) =>
+    `${e.rank}/${e.step}/${e.peer}/${e.bytes}/${e.label}`;
+  expect(live.map(key).sort()).toEqual(
+    ringAllReduceSchedule(n, elements * 4)
+      .map(key)
+      .sort(),
+  );
 }, 60_000);

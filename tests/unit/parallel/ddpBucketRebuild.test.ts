@@ -1,7 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PRELUDE, runRanks } from './runRanks.ts';
 
-interface Rec { findUnused: boolean; buckets: number[][][]; rebuilt: boolean[]; bucketCalls: number[]; params: Record<string, number[]> }
+interface Rec {
+  findUnused: boolean;
+  buckets: number[][][];
+  rebuilt: boolean[];
+  bucketCalls: number[];
+  params: Record<string, number[]>;
+}
 
 // A 4-layer MLP (32×32 weights: 4 KiB each) with 4 KiB buckets: 3 steps, recording the bucket table and the bucket all-reduces of each.
 const program = `${PRELUDE}
@@ -34,7 +40,12 @@ describe('DDP buckets: one at construction, rebuilt once in gradient-arrival ord
     expect(r.buckets[1]).toEqual(r.buckets[0]);
     expect(r.bucketCalls[0]).toBe(1);
     // Walking bias before weight from the last layer, each bucket closes once its weight reaches 4 KiB; no small first bucket, as the cap was given.
-    expect(r.buckets[2]).toEqual([[7, 6], [5, 4], [3, 2], [1, 0]]);
+    expect(r.buckets[2]).toEqual([
+      [7, 6],
+      [5, 4],
+      [3, 2],
+      [1, 0],
+    ]);
     expect(r.rebuilt).toEqual([false, false, true, true]);
     expect(r.bucketCalls.slice(1)).toEqual([4, 4]);
     expect(r.buckets[3]).toEqual(r.buckets[2]);
@@ -45,11 +56,16 @@ describe('DDP buckets: one at construction, rebuilt once in gradient-arrival ord
     expect(r.buckets[0]).toEqual([[7], [5, 6], [3, 4], [1, 2], [0]]);
     expect(r.rebuilt).toEqual([false, false, false, false]);
     for (const b of r.buckets) expect(b).toEqual(r.buckets[0]);
-    expect(r.bucketCalls).toEqual([r.buckets[0]!.length, r.buckets[0]!.length, r.buckets[0]!.length]);
+    expect(r.bucketCalls).toEqual([
+      r.buckets[0]!.length,
+      r.buckets[0]!.length,
+      r.buckets[0]!.length,
+    ]);
   });
 
   it('the bucket layout does not change the result', () => {
     const [a, b] = [recs[0]!.params, recs[1]!.params];
-    for (const k of Object.keys(a)) a[k]!.forEach((v, i) => expect(Math.abs(v - b[k]![i]!)).toBeLessThan(1e-6));
+    for (const k of Object.keys(a))
+      a[k]!.forEach((v, i) => expect(Math.abs(v - b[k]![i]!)).toBeLessThan(1e-6));
   });
 });

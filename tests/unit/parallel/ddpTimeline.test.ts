@@ -3,7 +3,12 @@ import type { TraceEvent } from '../../../playground/cluster/protocol.ts';
 import type { TimelineSpan } from '../../../playground/parallel/layerwise-backward.ts';
 import { PRELUDE, runRanksTraced } from './runRanks.ts';
 
-interface Rec { overlap: boolean; buckets: number[][]; timeline: TimelineSpan[]; window: [number, number] }
+interface Rec {
+  overlap: boolean;
+  buckets: number[][];
+  timeline: TimelineSpan[];
+  window: [number, number];
+}
 
 // 6 Linear layers of 64×64: with 16 KB buckets, one bucket per layer.
 const program = `${PRELUDE}
@@ -31,10 +36,17 @@ describe('DDP timeline on 2 ranks', () => {
   }, 240_000);
 
   it('buckets hold parameters in reverse registration order, one layer each', () => {
-    expect(recs[0]!.buckets).toEqual([[11, 10], [9, 8], [7, 6], [5, 4], [3, 2], [1, 0]]);
+    expect(recs[0]!.buckets).toEqual([
+      [11, 10],
+      [9, 8],
+      [7, 6],
+      [5, 4],
+      [3, 2],
+      [1, 0],
+    ]);
   });
 
-  it('with overlap, each bucket all-reduce starts right after its layer\'s backward, before the backward pass ends', () => {
+  it("with overlap, each bucket all-reduce starts right after its layer's backward, before the backward pass ends", () => {
     const t = recs.find((r) => r.overlap)!.timeline;
     const backward = t.filter((s) => s.kind === 'backward');
     const lastBackwardEnd = Math.max(...backward.map((s) => s.end));
@@ -47,14 +59,17 @@ describe('DDP timeline on 2 ranks', () => {
     expect(allReduces[0]!.start).toBeLessThan(backward.find((s) => s.label === '8.Linear')!.start);
   });
 
-  it('the page\'s trace gets the compute spans on the runtime\'s clock, and shows bucket all-reduces running during the backward', () => {
+  it("the page's trace gets the compute spans on the runtime's clock, and shows bucket all-reduces running during the backward", () => {
     const rec = recs.find((r) => r.overlap)!;
     const inStep = trace.filter((e) => e.start >= rec.window[0] && e.end <= rec.window[1]);
     const backward = inStep.filter((e) => e.kind === 'compute' && e.label?.startsWith('backward '));
     expect(backward.map((e) => e.label)).toContain('backward 10.Linear');
     expect(inStep.some((e) => e.kind === 'compute' && e.label === 'optimizer step')).toBe(true);
     // Every recorded compute span is on the trace, with the same times: one clock for compute and collectives.
-    for (const s of rec.timeline.filter((s) => s.kind === 'backward')) expect(backward).toContainEqual(expect.objectContaining({ label: `backward ${s.label}`, start: s.start, end: s.end }));
+    for (const s of rec.timeline.filter((s) => s.kind === 'backward'))
+      expect(backward).toContainEqual(
+        expect.objectContaining({ label: `backward ${s.label}`, start: s.start, end: s.end }),
+      );
     const lastBackwardEnd = Math.max(...backward.map((e) => e.end));
     const collectiveSteps = inStep.filter((e) => e.kind === 'allReduce');
     expect(collectiveSteps.filter((e) => e.end <= lastBackwardEnd).length).toBeGreaterThan(0);
@@ -63,6 +78,7 @@ describe('DDP timeline on 2 ranks', () => {
   it('without overlap, every all-reduce starts after the whole backward', () => {
     const t = recs.find((r) => !r.overlap)!.timeline;
     const lastBackwardEnd = Math.max(...t.filter((s) => s.kind === 'backward').map((s) => s.end));
-    for (const s of t.filter((s) => s.kind === 'allReduce')) expect(s.start).toBeGreaterThanOrEqual(lastBackwardEnd);
+    for (const s of t.filter((s) => s.kind === 'allReduce'))
+      expect(s.start).toBeGreaterThanOrEqual(lastBackwardEnd);
   });
 });

@@ -45,7 +45,12 @@ describe.each([1, 2, 4])('%i rank(s) on real worker_threads', (worldSize) => {
   }, 240_000);
 
   it('every rank reports every configuration', () => {
-    for (const rank of records) expect(rank.map((r) => `${r.name}/${r.kind}`).sort()).toEqual(Object.keys(TRAINER_FACTORIES).flatMap((n) => [`${n}/adam`, `${n}/sgd`]).sort());
+    for (const rank of records)
+      expect(rank.map((r) => `${r.name}/${r.kind}`).sort()).toEqual(
+        Object.keys(TRAINER_FACTORIES)
+          .flatMap((n) => [`${n}/adam`, `${n}/sgd`])
+          .sort(),
+      );
   });
 
   for (const name of Object.keys(TRAINER_FACTORIES)) {
@@ -53,7 +58,9 @@ describe.each([1, 2, 4])('%i rank(s) on real worker_threads', (worldSize) => {
       it(`${name} + ${kind} equals single-device full-batch training after each of 5 steps (1e-5), on every rank`, () => {
         for (const rank of records) {
           const run = rank.find((r) => r.name === name && r.kind === kind)!;
-          run.steps.forEach((params, s) => expect(maxParamDiff(params, single[kind][s]!), `rank step ${s + 1}`).toBeLessThan(1e-5));
+          run.steps.forEach((params, s) =>
+            expect(maxParamDiff(params, single[kind][s]!), `rank step ${s + 1}`).toBeLessThan(1e-5),
+          );
         }
       });
     }
@@ -61,13 +68,29 @@ describe.each([1, 2, 4])('%i rank(s) on real worker_threads', (worldSize) => {
 
   it('DDP and ZeRO match the PyTorch JSON (DistributedDataParallel / ZeroRedundancyOptimizer) to 1e-5', () => {
     for (const kind of ['sgd', 'adam'] as const) {
-      const pairs: [string, string][] = worldSize === 1
-        ? [['ddp', `single/${kind}`], ['zero1', `single/${kind}`], ['zero1-torch', `single/${kind}`]]
-        : [['ddp', `ddp-${worldSize}/${kind}`], ['zero1', `zero1-${worldSize}/${kind}`], ['zero1-torch', `zero1-${worldSize}/${kind}`], ['zero2', `zero1-${worldSize}/${kind}`], ['zero3', `zero1-${worldSize}/${kind}`]];
+      const pairs: [string, string][] =
+        worldSize === 1
+          ? [
+              ['ddp', `single/${kind}`],
+              ['zero1', `single/${kind}`],
+              ['zero1-torch', `single/${kind}`],
+            ]
+          : [
+              ['ddp', `ddp-${worldSize}/${kind}`],
+              ['zero1', `zero1-${worldSize}/${kind}`],
+              ['zero1-torch', `zero1-${worldSize}/${kind}`],
+              ['zero2', `zero1-${worldSize}/${kind}`],
+              ['zero3', `zero1-${worldSize}/${kind}`],
+            ];
       for (const [ours, theirs] of pairs) {
         const run = records[0]!.find((r) => r.name === ours && r.kind === kind)!;
         const torch = ref.runs[theirs]!;
-        run.steps.forEach((params, s) => expect(maxParamDiff(params, torch[s]!.params), `${ours} vs ${theirs} step ${s + 1}`).toBeLessThan(1e-5));
+        run.steps.forEach((params, s) =>
+          expect(
+            maxParamDiff(params, torch[s]!.params),
+            `${ours} vs ${theirs} step ${s + 1}`,
+          ).toBeLessThan(1e-5),
+        );
       }
     }
   });

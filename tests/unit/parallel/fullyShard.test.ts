@@ -14,7 +14,11 @@ describe('FSDP2 dim-0 layout (torch.chunk with empty chunks, padded to the large
   });
 });
 
-interface Rec { name: string; steps: Record<string, number[]>[]; moved: Record<string, number> }
+interface Rec {
+  name: string;
+  steps: Record<string, number[]>[];
+  moved: Record<string, number>;
+}
 
 // World 3: the reference MLP's dim 0 (8 hidden rows, 3 outputs) does not divide evenly everywhere.
 const program = `${PRELUDE}
@@ -54,7 +58,9 @@ describe('fullyShard at world 3 (uneven dim 0, 6/5/5 rows) equals single-device 
     it(`${name} + adam matches after each of 5 steps (1e-5), on every rank`, () => {
       for (const rank of records) {
         const run = rank.find((r) => r.name === name)!;
-        run.steps.forEach((p, s) => expect(maxParamDiff(p, single[s]!), `step ${s + 1}`).toBeLessThan(1e-5));
+        run.steps.forEach((p, s) =>
+          expect(maxParamDiff(p, single[s]!), `step ${s + 1}`).toBeLessThan(1e-5),
+        );
       }
     });
   }
@@ -65,11 +71,16 @@ describe('fullyShard at world 3 (uneven dim 0, 6/5/5 rows) equals single-device 
   });
 
   it('an int that does not divide the shard group fails at the wrapper call, saying what must divide', () => {
-    expect(records[0]!.find((r) => r.name === 'bad-int')!.error).toMatch(/must divide the shard group size 3, not 2/);
+    expect(records[0]!.find((r) => r.name === 'bad-int')!.error).toMatch(
+      /must divide the shard group size 3, not 2/,
+    );
   });
 });
 
-interface CommRec { name: string; moved: Record<string, number> }
+interface CommRec {
+  name: string;
+  moved: Record<string, number>;
+}
 
 // Ψ = 2 · (8·8 + 8) = 144 elements, every dim 0 divisible by 4 and 2: no padding in the counts.
 const meshProgram = `${PRELUDE}
@@ -103,12 +114,19 @@ describe('fullyShard meshes on 4 ranks: where each collective runs, read from th
 
   it('reshardAfterForward: 2 keeps half-shards after forward, so the backward all-gather runs within 2 ranks', () => {
     // Forward gathers quarters from 3 peers; backward gathers halves from 1 peer.
-    expect(moved('reshard-2')).toEqual({ allGather: (3 / 4) * psi + (1 / 2) * psi, reduceScatter: (3 / 4) * psi });
+    expect(moved('reshard-2')).toEqual({
+      allGather: (3 / 4) * psi + (1 / 2) * psi,
+      reduceScatter: (3 / 4) * psi,
+    });
   });
 
   it('HSDP on a 2 × 2 mesh: shard within a row of 2, then all-reduce the half-shards across the 2 replicas', () => {
     // Gathers and the reduce-scatter move halves within the row. The all-reduce of the Ψ/2 shard over the 2 replicas
     // uses the runtime's default two-shot algorithm, which sends (n − 1)/n of the tensor: Ψ/4 (auto-algorithm.ts).
-    expect(moved('hsdp')).toEqual({ allGather: 2 * (1 / 2) * psi, reduceScatter: (1 / 2) * psi, allReduce: (1 / 4) * psi });
+    expect(moved('hsdp')).toEqual({
+      allGather: 2 * (1 / 2) * psi,
+      reduceScatter: (1 / 2) * psi,
+      allReduce: (1 / 4) * psi,
+    });
   });
 });

@@ -13,7 +13,9 @@ describe('layer-by-layer backward', () => {
     it(`gives tf.grads' gradients, output layer first (batchNorm: ${batchNorm})`, async () => {
       const model = referenceModel({ batchNorm });
       const { x, y } = referenceData();
-      const expected = tf.grads((...p: tf.Tensor[]) => tf.sum(mseLoss(model.applyWith(x, p, true), y)))(model.params);
+      const expected = tf.grads((...p: tf.Tensor[]) =>
+        tf.sum(mseLoss(model.applyWith(x, p, true), y)),
+      )(model.params);
       const got: tf.Tensor[] = [];
       const order: number[] = [];
       const { lossSum, rows } = await forwardBackward(model, x, y, mseLoss, {

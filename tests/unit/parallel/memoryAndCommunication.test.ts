@@ -46,7 +46,8 @@ for (const [name, make] of Object.entries(makers)) {
 }
 `;
 
-const within5 = (measured: number, expected: number) => expect(Math.abs(measured / expected - 1), `${measured} vs ${expected}`).toBeLessThan(0.05);
+const within5 = (measured: number, expected: number) =>
+  expect(Math.abs(measured / expected - 1), `${measured} vs ${expected}`).toBeLessThan(0.05);
 
 describe(`memory ledger and communication counters vs the ZeRO analysis (${W} ranks, Ψ ≈ 1.05M, fp32 Adam)`, () => {
   let recs: Record<string, Rec> = {};
@@ -86,16 +87,24 @@ describe(`memory ledger and communication counters vs the ZeRO analysis (${W} ra
       within5(r.afterBackward.current.params, e.params * psi);
       within5(r.afterBackward.current.optimizerState, e.optimizerState * psi);
       // ZeRO-1 keeps every full gradient until the backward ends: its gradient memory is the peak.
-      const grads = name === 'zero1' ? r.afterBackward.peakByCategory.grads : r.afterBackward.current.grads;
+      const grads =
+        name === 'zero1' ? r.afterBackward.peakByCategory.grads : r.afterBackward.current.grads;
       within5(grads, e.grads * psi);
-      within5(r.afterBackward.current.params + grads + r.afterBackward.current.optimizerState, (e.params + e.grads + e.optimizerState) * psi);
+      within5(
+        r.afterBackward.current.params + grads + r.afterBackward.current.optimizerState,
+        (e.params + e.grads + e.optimizerState) * psi,
+      );
     });
   }
 
   it('memory for model states falls 16Ψ → 10Ψ → 7Ψ → 4Ψ at 4 ranks, as the ZeRO paper describes', () => {
     const total = (n: string) => {
       const r = recs[n]!.afterBackward;
-      return r.current.params + (n === 'zero1' ? r.peakByCategory.grads : r.current.grads) + r.current.optimizerState;
+      return (
+        r.current.params +
+        (n === 'zero1' ? r.peakByCategory.grads : r.current.grads) +
+        r.current.optimizerState
+      );
     };
     const perParam = ['ddp', 'zero1', 'zero2', 'zero3'].map((n) => total(n) / psi);
     expect(perParam.map((v) => Math.round(v))).toEqual([16, 10, 7, 4]);
@@ -117,7 +126,7 @@ describe(`memory ledger and communication counters vs the ZeRO analysis (${W} ra
     within5(recs.zero2!.moved.allGather ?? 0, ring * 4 * psi);
   });
 
-  it('ZeRO-1 as torch\'s ZeroRedundancyOptimizer moves 3Ψ: DDP\'s all-reduce (2Ψ) plus each rank broadcasting its updated parameters (Ψ)', () => {
+  it("ZeRO-1 as torch's ZeroRedundancyOptimizer moves 3Ψ: DDP's all-reduce (2Ψ) plus each rank broadcasting its updated parameters (Ψ)", () => {
     const moved = recs['zero1-torch']!.moved;
     within5(moved.allReduce ?? 0, 2 * ring * 4 * psi);
     // Rank 1 broadcasts the quarter of the parameters it owns to the 3 others.

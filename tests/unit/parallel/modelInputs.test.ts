@@ -3,7 +3,10 @@ import { maxParamDiff } from './referenceJson.ts';
 import { PRELUDE, runRanks } from './runRanks.ts';
 import { singleDeviceHistory } from './singleDeviceRuns.ts';
 
-interface Rec { input: string; params: Record<string, number[]> }
+interface Rec {
+  input: string;
+  params: Record<string, number[]>;
+}
 
 const NAMES = ['0.weight', '0.bias', '2.weight', '2.bias'];
 

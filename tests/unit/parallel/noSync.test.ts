@@ -3,7 +3,12 @@ import { maxParamDiff } from './referenceJson.ts';
 import { PRELUDE, runRanks } from './runRanks.ts';
 import { singleDeviceHistory } from './singleDeviceRuns.ts';
 
-interface Rec { name: string; kind: 'sgd' | 'adam'; micro: number; steps: Record<string, number[]>[] }
+interface Rec {
+  name: string;
+  kind: 'sgd' | 'adam';
+  micro: number;
+  steps: Record<string, number[]>[];
+}
 
 // Each rank's 8 rows are fed as 4 micro-batches of 2: three inside noSync, the last one syncs.
 const program = `${PRELUDE}
@@ -49,7 +54,9 @@ describe('gradient accumulation with noSync() over k = 4 micro-batches on 2 rank
         for (const rank of records) {
           const run = rank.find((r) => r.name === name && r.kind === kind)!;
           expect(run.micro).toBe(2);
-          run.steps.forEach((p, s) => expect(maxParamDiff(p, single[kind]![s]!)).toBeLessThan(1e-5));
+          run.steps.forEach((p, s) =>
+            expect(maxParamDiff(p, single[kind]![s]!)).toBeLessThan(1e-5),
+          );
         }
       });
     }

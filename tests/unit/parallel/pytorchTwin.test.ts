@@ -10,7 +10,10 @@ const PYTHON = '/usr/bin/python3';
 const REGENERATE = fileURLToPath(new URL('../../reference/regenerate.py', import.meta.url));
 const hasTorch = spawnSync(PYTHON, ['-c', 'import torch'], { stdio: 'ignore' }).status === 0;
 
-if (!hasTorch) console.warn(`pytorchTwin: skipped, "${PYTHON} -c 'import torch'" failed (apt-get install python3-torch to run the twin)`);
+if (!hasTorch)
+  console.warn(
+    `pytorchTwin: skipped, "${PYTHON} -c 'import torch'" failed (apt-get install python3-torch to run the twin)`,
+  );
 
 describe.skipIf(!hasTorch)('PyTorch twin (torchrun, gloo, DDP and ZeroRedundancyOptimizer)', () => {
   it('re-running the twin reproduces the committed JSON', () => {
@@ -25,7 +28,12 @@ describe.skipIf(!hasTorch)('PyTorch twin (torchrun, gloo, DDP and ZeroRedundancy
       expect(fresh.x).toEqual(committed.x);
       expect(fresh.initial).toEqual(committed.initial);
       for (const [name, steps] of Object.entries(committed.runs)) {
-        steps.forEach((step, i) => expect(maxParamDiff(fresh.runs[name]![i]!.params, step.params), `${name} step ${i + 1}`).toBeLessThan(1e-6));
+        steps.forEach((step, i) =>
+          expect(
+            maxParamDiff(fresh.runs[name]![i]!.params, step.params),
+            `${name} step ${i + 1}`,
+          ).toBeLessThan(1e-6),
+        );
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -39,7 +47,9 @@ describe('committed PyTorch reference', () => {
     for (const [name, steps] of Object.entries(ref.runs)) {
       if (name.startsWith('single')) continue;
       const single = ref.runs[`single/${name.split('/')[1]}`]!;
-      steps.forEach((step, i) => expect(maxParamDiff(step.params, single[i]!.params), name).toBeLessThan(1e-6));
+      steps.forEach((step, i) =>
+        expect(maxParamDiff(step.params, single[i]!.params), name).toBeLessThan(1e-6),
+      );
     }
   });
 });

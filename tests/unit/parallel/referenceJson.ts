@@ -21,14 +21,19 @@ export interface ReferenceJson {
   buffers: Record<string, Record<string, number[]>>;
 }
 
-export const REFERENCE_PATH = fileURLToPath(new URL('../../reference/mlp-reference.json', import.meta.url));
+export const REFERENCE_PATH = fileURLToPath(
+  new URL('../../reference/mlp-reference.json', import.meta.url),
+);
 
 export function loadReference(path = REFERENCE_PATH): ReferenceJson {
   return JSON.parse(readFileSync(path, 'utf8')) as ReferenceJson;
 }
 
 /** Largest absolute difference between two named parameter sets. */
-export function maxParamDiff(a: Record<string, ArrayLike<number>>, b: Record<string, ArrayLike<number>>): number {
+export function maxParamDiff(
+  a: Record<string, ArrayLike<number>>,
+  b: Record<string, ArrayLike<number>>,
+): number {
   let worst = 0;
   for (const name of Object.keys(b)) {
     const x = a[name];

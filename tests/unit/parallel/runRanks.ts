@@ -8,24 +8,42 @@ export const RECORD = '@@record ';
  * Runs `code` on `worldSize` real worker_threads ranks (CPU backend); returns the JSON records each rank
  * printed with `console.log(RECORD + JSON.stringify(…))`, and the trace events each rank sent, indexed by rank.
  */
-export async function runRanksTraced<T = unknown>(code: string, worldSize: number, timeoutMs = 120_000): Promise<{ records: T[][]; traces: TraceEvent[][] }> {
+export async function runRanksTraced<T = unknown>(
+  code: string,
+  worldSize: number,
+  timeoutMs = 120_000,
+): Promise<{ records: T[][]; traces: TraceEvent[][] }> {
   const { result, events } = await runProgram({ code, worldSize, backend: 'cpu', timeoutMs });
-  const logs = (events as ClusterEvent[]).filter((e): e is Extract<ClusterEvent, { type: 'log' | 'error' }> => e.type === 'log' || e.type === 'error');
+  const logs = (events as ClusterEvent[]).filter(
+    (e): e is Extract<ClusterEvent, { type: 'log' | 'error' }> =>
+      e.type === 'log' || e.type === 'error',
+  );
   if (!result.ok) {
-    const tail = logs.map((e) => `[rank ${e.rank}] ${'text' in e ? e.text : e.message}`).slice(-20).join('\n');
-    throw new Error(`rank program failed (${result.reason}${result.error ? `: ${result.error.message}` : ''})\n${tail}`);
+    const tail = logs
+      .map((e) => `[rank ${e.rank}] ${'text' in e ? e.text : e.message}`)
+      .slice(-20)
+      .join('\n');
+    throw new Error(
+      `rank program failed (${result.reason}${result.error ? `: ${result.error.message}` : ''})\n${tail}`,
+    );
   }
   const records: T[][] = Array.from({ length: worldSize }, () => []);
   for (const e of logs) {
-    if (e.type === 'log' && e.text.startsWith(RECORD)) records[e.rank]!.push(JSON.parse(e.text.slice(RECORD.length)) as T);
+    if (e.type === 'log' && e.text.startsWith(RECORD))
+      records[e.rank]!.push(JSON.parse(e.text.slice(RECORD.length)) as T);
   }
   const traces: TraceEvent[][] = Array.from({ length: worldSize }, () => []);
-  for (const e of events as ClusterEvent[]) if (e.type === 'trace') traces[e.rank]!.push(...e.events);
+  for (const e of events as ClusterEvent[])
+    if (e.type === 'trace') traces[e.rank]!.push(...e.events);
   return { records, traces };
 }
 
 /** {@link runRanksTraced} without the traces. */
-export async function runRanks<T = unknown>(code: string, worldSize: number, timeoutMs = 120_000): Promise<T[][]> {
+export async function runRanks<T = unknown>(
+  code: string,
+  worldSize: number,
+  timeoutMs = 120_000,
+): Promise<T[][]> {
   return (await runRanksTraced<T>(code, worldSize, timeoutMs)).records;
 }
 

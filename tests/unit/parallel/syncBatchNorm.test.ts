@@ -3,7 +3,11 @@ import { loadReference, maxParamDiff } from './referenceJson.ts';
 import { PRELUDE, runRanks } from './runRanks.ts';
 import { singleDeviceHistory } from './singleDeviceRuns.ts';
 
-interface Rec { batchNorm: 'sync' | 'local'; steps: Record<string, number[]>[]; buffers: Record<string, number[]> }
+interface Rec {
+  batchNorm: 'sync' | 'local';
+  steps: Record<string, number[]>[];
+  buffers: Record<string, number[]>;
+}
 
 const program = `${PRELUDE}
 const { x, y } = ranks.referenceData();
@@ -43,11 +47,13 @@ describe.each([2, 4])('BatchNorm across %i ranks', (worldSize) => {
   it('and so equals torch.nn.BatchNorm1d trained on the full batch (committed PyTorch JSON)', () => {
     const torch = loadReference();
     const run = records[0]!.find((r) => r.batchNorm === 'sync')!;
-    run.steps.forEach((p, s) => expect(maxParamDiff(p, torch.runs['single-bn/sgd']![s]!.params)).toBeLessThan(1e-5));
+    run.steps.forEach((p, s) =>
+      expect(maxParamDiff(p, torch.runs['single-bn/sgd']![s]!.params)).toBeLessThan(1e-5),
+    );
     expect(maxParamDiff(run.buffers, torch.buffers['single-bn/sgd']!)).toBeLessThan(1e-5);
   });
 
-  it('per-rank BatchNorm does not: its statistics come from each rank\'s rows only', () => {
+  it("per-rank BatchNorm does not: its statistics come from each rank's rows only", () => {
     const run = records[0]!.find((r) => r.batchNorm === 'local')!;
     expect(maxParamDiff(run.steps.at(-1)!, single.params.at(-1)!)).toBeGreaterThan(1e-4);
     const other = records[1]!.find((r) => r.batchNorm === 'local')!;
@@ -55,7 +61,12 @@ describe.each([2, 4])('BatchNorm across %i ranks', (worldSize) => {
   });
 });
 
-interface UnequalRec { rows: number; steps: Record<string, number[]>[]; buffers: Record<string, number[]>; statsBytes: number[] }
+interface UnequalRec {
+  rows: number;
+  steps: Record<string, number[]>[];
+  buffers: Record<string, number[]>;
+  statsBytes: number[];
+}
 
 // Ranks hold 9, 4 and 3 of the 16 rows: the per-rank counts in the all-gathered (mean, invstd, count) differ.
 const unequalProgram = `${PRELUDE}
@@ -84,11 +95,13 @@ describe('SyncBatchNorm with unequal per-rank batches (9/4/3 rows on 3 ranks)', 
     records = await runRanks<UnequalRec>(unequalProgram, 3);
   }, 240_000);
 
-  it('combining each rank\'s (mean, invstd, count) by count equals BatchNorm on the full batch: weights and running stats (1e-5)', () => {
+  it("combining each rank's (mean, invstd, count) by count equals BatchNorm on the full batch: weights and running stats (1e-5)", () => {
     expect(records.map((r) => r[0]!.rows)).toEqual([9, 4, 3]);
     for (const rank of records) {
       const run = rank[0]!;
-      run.steps.forEach((p, s) => expect(maxParamDiff(p, single.params[s]!), `step ${s + 1}`).toBeLessThan(1e-5));
+      run.steps.forEach((p, s) =>
+        expect(maxParamDiff(p, single.params[s]!), `step ${s + 1}`).toBeLessThan(1e-5),
+      );
       expect(maxParamDiff(run.buffers, single.buffers)).toBeLessThan(1e-5);
     }
   });

@@ -12,7 +12,7 @@ export const TRAINER_FACTORIES: Record<string, string> = {
   'fully-shard': `(m, o) => ranks.fullyShard(m, o)`,
   'fully-shard-keep': `(m, o) => ranks.fullyShard(m, { ...o, reshardAfterForward: false })`,
   'fully-shard-2': `(m, o) => ranks.fullyShard(m, { ...o, reshardAfterForward: dist.worldSize === 4 ? 2 : true })`,
-  'hsdp': `(m, o) => ranks.fullyShard(m, { ...o, mesh: dist.worldSize === 4 ? ranks.initDeviceMesh([2, 2], { meshDimNames: ['replicate', 'shard'] }) : undefined })`,
+  hsdp: `(m, o) => ranks.fullyShard(m, { ...o, mesh: dist.worldSize === 4 ? ranks.initDeviceMesh([2, 2], { meshDimNames: ['replicate', 'shard'] }) : undefined })`,
 };
 
 /** Rank-program source of an object literal mapping names to trainer factories. */

@@ -3,7 +3,12 @@ import { maxParamDiff } from './referenceJson.ts';
 import { PRELUDE, runRanks } from './runRanks.ts';
 import { singleDeviceHistory } from './singleDeviceRuns.ts';
 
-interface Rec { name: string; average: 'rows' | 'ranks'; rows: number; steps: Record<string, number[]>[] }
+interface Rec {
+  name: string;
+  average: 'rows' | 'ranks';
+  rows: number;
+  steps: Record<string, number[]>[];
+}
 
 // Ranks hold 6, 5 and 5 of the 16 reference rows.
 const program = `${PRELUDE}

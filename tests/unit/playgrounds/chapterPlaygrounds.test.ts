@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { runProgram } from '../../../playground/cluster/node.ts';
-import { NOT_EMBEDDED, playgroundFiles, playgroundManifest, readProgram } from '../../playgroundManifest.ts';
+import {
+  NOT_EMBEDDED,
+  playgroundFiles,
+  playgroundManifest,
+  readProgram,
+} from '../../playgroundManifest.ts';
 
 const manifest = await playgroundManifest();
 const chapterOrStandalone = manifest.filter((p) => p.page !== 'lab');
@@ -9,11 +14,16 @@ describe('the playground manifest', () => {
   it('lists every program file once, and every program says what it prints', () => {
     const files = playgroundFiles();
     expect([...new Set(manifest.map((p) => p.src))].sort()).toEqual(files);
-    for (const p of manifest) expect(p.expect.length, `${p.src}: embed it with expect=… or add it to NOT_EMBEDDED`).toBeGreaterThan(0);
+    for (const p of manifest)
+      expect(
+        p.expect.length,
+        `${p.src}: embed it with expect=… or add it to NOT_EMBEDDED`,
+      ).toBeGreaterThan(0);
   });
 
   it('NOT_EMBEDDED holds only programs no page embeds', () => {
-    for (const src of Object.keys(NOT_EMBEDDED)) expect(manifest.find((p) => p.src === src)?.page, src).toBeNull();
+    for (const src of Object.keys(NOT_EMBEDDED))
+      expect(manifest.find((p) => p.src === src)?.page, src).toBeNull();
   });
 });
 
@@ -22,8 +32,16 @@ describe('every chapter playground (and every program no page embeds) prints its
     it(`${p.src} on ${p.world} ranks${p.page ? ` (${p.page})` : ' (not embedded)'}`, async () => {
       // Chapters 7–9 train transformer blocks: WASM runs them several times faster than the CPU backend.
       const backend = /^0[789]-/.test(p.src) ? 'wasm' : 'cpu';
-      const { result, record } = await runProgram({ code: readProgram(p.src), worldSize: p.world, backend, timeoutMs: 240_000 });
-      expect(result.ok, JSON.stringify(record.ranks.map((r) => r.lines.filter((l) => l.kind === 'failure')))).toBe(true);
+      const { result, record } = await runProgram({
+        code: readProgram(p.src),
+        worldSize: p.world,
+        backend,
+        timeoutMs: 240_000,
+      });
+      expect(
+        result.ok,
+        JSON.stringify(record.ranks.map((r) => r.lines.filter((l) => l.kind === 'failure'))),
+      ).toBe(true);
       record.logs.forEach((lines, rank) => {
         if (p.onlyRank !== undefined && rank !== p.onlyRank) return;
         for (const line of p.expect) expect(lines.join('\n'), `rank ${rank}`).toContain(line);
@@ -33,7 +51,11 @@ describe('every chapter playground (and every program no page embeds) prints its
 });
 
 it('the scaling program reports a positive throughput', async () => {
-  const { result, record } = await runProgram({ code: readProgram('03-scaling-throughput.ts'), worldSize: 2, backend: 'cpu' });
+  const { result, record } = await runProgram({
+    code: readProgram('03-scaling-throughput.ts'),
+    worldSize: 2,
+    backend: 'cpu',
+  });
   expect(result.ok).toBe(true);
   const line = record.logs[0]!.find((l) => /throughput:/.test(l));
   expect(Number(/throughput: ([\d.]+)/.exec(line ?? '')?.[1])).toBeGreaterThan(0);

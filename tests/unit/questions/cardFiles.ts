@@ -6,7 +6,12 @@ import { parse } from 'yaml';
 export const QUESTIONS_DIR = join(process.cwd(), 'content', 'questions');
 export const CHAPTERS_DIR = join(process.cwd(), 'content', 'chapters');
 
-export interface CardFile { id: string; data: Record<string, unknown>; body: string; text: string }
+export interface CardFile {
+  id: string;
+  data: Record<string, unknown>;
+  body: string;
+  text: string;
+}
 
 export function readCards(): CardFile[] {
   return readdirSync(QUESTIONS_DIR)
@@ -16,10 +21,17 @@ export function readCards(): CardFile[] {
       const text = readFileSync(join(QUESTIONS_DIR, f), 'utf8');
       const m = /^---\n([\s\S]*?)\n---\n([\s\S]*)$/.exec(text);
       if (!m) throw new Error(`${f}: no frontmatter`);
-      return { id: f.replace(/\.mdx?$/, ''), data: parse(m[1]!) as Record<string, unknown>, body: m[2]!, text };
+      return {
+        id: f.replace(/\.mdx?$/, ''),
+        data: parse(m[1]!) as Record<string, unknown>,
+        body: m[2]!,
+        text,
+      };
     });
 }
 
 export function chapterIds(): string[] {
-  return readdirSync(CHAPTERS_DIR).filter((f) => f.endsWith('.mdx')).map((f) => f.replace(/\.mdx$/, ''));
+  return readdirSync(CHAPTERS_DIR)
+    .filter((f) => f.endsWith('.mdx'))
+    .map((f) => f.replace(/\.mdx$/, ''));
 }

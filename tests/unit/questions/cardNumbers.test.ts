@@ -6,22 +6,93 @@ import { describe, expect, it } from 'vitest';
 import { parseQuantity } from '../../../src/lib/questions/quantityGrader';
 import { questionSchema } from '../../../src/lib/contentSchemas';
 import { busBandwidthFactor } from '../../../src/lib/figures/allReduceTime';
-import { latencyBandwidthCrossover, ringBytesSentPerRank, rootBytesReceivedNaive } from '../../../src/lib/figures/collectiveCosts';
-import { commBytesPerRank, commRatioToDdp, commVolumePsi } from '../../../src/lib/figures/commVolume';
-import { largestReplicatedModel, replicaBytesPerParam, shardSizes } from '../../../src/lib/figures/dataParallelBasics';
-import { assignBuckets, bucketCapBytes, DDP_BROADCAST_BUCKET_BYTES, DDP_BUCKET_CAP_MB, DDP_FIRST_BUCKET_BYTES } from '../../../src/lib/figures/ddpBuckets';
-import { DEFAULT_MFU, estimateStep, H100_BF16_DENSE_FLOPS, H100_MEMORY_BYTES } from '../../../src/lib/figures/efficiency';
+import {
+  latencyBandwidthCrossover,
+  ringBytesSentPerRank,
+  rootBytesReceivedNaive,
+} from '../../../src/lib/figures/collectiveCosts';
+import {
+  commBytesPerRank,
+  commRatioToDdp,
+  commVolumePsi,
+} from '../../../src/lib/figures/commVolume';
+import {
+  largestReplicatedModel,
+  replicaBytesPerParam,
+  shardSizes,
+} from '../../../src/lib/figures/dataParallelBasics';
+import {
+  assignBuckets,
+  bucketCapBytes,
+  DDP_BROADCAST_BUCKET_BYTES,
+  DDP_BUCKET_CAP_MB,
+  DDP_FIRST_BUCKET_BYTES,
+} from '../../../src/lib/figures/ddpBuckets';
+import {
+  DEFAULT_MFU,
+  estimateStep,
+  H100_BF16_DENSE_FLOPS,
+  H100_MEMORY_BYTES,
+} from '../../../src/lib/figures/efficiency';
 import { globalBatch } from '../../../src/lib/figures/einsumExample';
-import { fmtBytes, fmtGB, fmtInt, fmtMiB, fmtPercent, fmtSeconds } from '../../../src/lib/figures/formatQuantities';
+import {
+  fmtBytes,
+  fmtGB,
+  fmtInt,
+  fmtMiB,
+  fmtPercent,
+  fmtSeconds,
+} from '../../../src/lib/figures/formatQuantities';
 import { linkPreset } from '../../../src/lib/figures/linkPresets';
-import { BACKWARD_SHARE, defaultScalingInputs, scalingPoint, SCALING_DEFAULTS } from '../../../src/lib/figures/scalingModel';
-import { SOURCE_70B_TABLE, SOURCE_ZERO3_COMM_MULTIPLE } from '../../../src/lib/figures/sourceErrata';
-import { bytesPerParam, zeroPerGpuBreakdown, zeroPerGpuBytes } from '../../../src/lib/figures/zeroMemory';
+import {
+  BACKWARD_SHARE,
+  defaultScalingInputs,
+  scalingPoint,
+  SCALING_DEFAULTS,
+} from '../../../src/lib/figures/scalingModel';
+import {
+  SOURCE_70B_TABLE,
+  SOURCE_ZERO3_COMM_MULTIPLE,
+} from '../../../src/lib/figures/sourceErrata';
+import {
+  bytesPerParam,
+  zeroPerGpuBreakdown,
+  zeroPerGpuBytes,
+} from '../../../src/lib/figures/zeroMemory';
 import { gpt2ModelStateBytes, GPT2_PARAMS } from '../../../src/lib/figures/zeroPaper';
-import { activationBytes, activationBytesPerLayer, activationBreakdown, GPT3_175B, recomputeOverhead } from '../../../src/lib/figures/activationMemory';
-import { FORMATS, GRAD_SCALER_DEFAULTS, hookWireBytes, maxFinite, powerSgdCompression } from '../../../src/lib/figures/mixedPrecision';
-import { batchTokens, globalBatchSize, GOYAL_2017, linearScaledLr, sqrtScaledLr, stepSpeedup, stepsToTarget } from '../../../src/lib/figures/batchScaling';
-import { DILOCO, flatRingSeconds, hierarchicalSeconds, hsdpBytesPerRank, LLAMA3_INTERRUPTIONS, llama3FailureRates, localSgdCommReduction, reshardReads } from '../../../src/lib/figures/operatingAtScale';
+import {
+  activationBytes,
+  activationBytesPerLayer,
+  activationBreakdown,
+  GPT3_175B,
+  recomputeOverhead,
+} from '../../../src/lib/figures/activationMemory';
+import {
+  FORMATS,
+  GRAD_SCALER_DEFAULTS,
+  hookWireBytes,
+  maxFinite,
+  powerSgdCompression,
+} from '../../../src/lib/figures/mixedPrecision';
+import {
+  batchTokens,
+  globalBatchSize,
+  GOYAL_2017,
+  linearScaledLr,
+  sqrtScaledLr,
+  stepSpeedup,
+  stepsToTarget,
+} from '../../../src/lib/figures/batchScaling';
+import {
+  DILOCO,
+  flatRingSeconds,
+  hierarchicalSeconds,
+  hsdpBytesPerRank,
+  LLAMA3_INTERRUPTIONS,
+  llama3FailureRates,
+  localSgdCommReduction,
+  reshardReads,
+} from '../../../src/lib/figures/operatingAtScale';
 import { commVolumePsi as psiOf } from '../../../src/lib/figures/commVolume';
 import { chapterIds, readCards } from './cardFiles';
 
@@ -34,11 +105,16 @@ const scaling8 = scalingPoint(8, defaultScalingInputs(0));
 const scaling8Overlapped = scalingPoint(8, defaultScalingInputs(1));
 const backward8 = SCALING_DEFAULTS.computeSeconds * BACKWARD_SHARE;
 const stragglerOdds = 1 - 0.99 ** 64; // independent: P(at least one of 64 ranks slow) with p = 1 % each
-const mem70 = (strategy: 'ddp' | 'zero1' | 'zero2' | 'zero3', accounting: 'paper' | 'chapter') => zeroPerGpuBreakdown({ params: 70e9, gpus: 8, strategy, accounting });
-const mem7 = (strategy: 'ddp' | 'zero1' | 'zero2' | 'zero3', layout: 'half-weights' | 'fp32-weights' = 'half-weights') => zeroPerGpuBytes({ params: 7e9, gpus: 8, strategy, layout });
+const mem70 = (strategy: 'ddp' | 'zero1' | 'zero2' | 'zero3', accounting: 'paper' | 'chapter') =>
+  zeroPerGpuBreakdown({ params: 70e9, gpus: 8, strategy, accounting });
+const mem7 = (
+  strategy: 'ddp' | 'zero1' | 'zero2' | 'zero3',
+  layout: 'half-weights' | 'fp32-weights' = 'half-weights',
+) => zeroPerGpuBytes({ params: 7e9, gpus: 8, strategy, layout });
 const gb = (bytes: number, digits = 2) => fmtGB(bytes, digits);
 const pcie = linkPreset('pcie');
-const mem13 = (strategy: 'ddp' | 'zero1' | 'zero2' | 'zero3') => zeroPerGpuBytes({ params: 13e9, gpus: 8, strategy });
+const mem13 = (strategy: 'ddp' | 'zero1' | 'zero2' | 'zero3') =>
+  zeroPerGpuBytes({ params: 13e9, gpus: 8, strategy });
 const adam = bytesPerParam('bf16-mixed', 'adam');
 // launching-with-torchrun: static node numbering, 2 nodes × 4 processes.
 const torchrunJob = { nodes: 2, perNode: 4 };
@@ -58,7 +134,11 @@ const gpt3 = { ...GPT3_175B, micro: 1 };
 const cluster16x8 = { nodes: 16, gpusPerNode: 8, intra: linkPreset('nvlink'), inter: ib };
 const hsdp7b = hsdpBytesPerRank(7e9, 2, 8, 16);
 const goyalBatch = GOYAL_2017.gpus * GOYAL_2017.perGpu;
-const bucketExample = assignBuckets([2048, 32, 1024, 32, 256, 8].map((elements, i) => ({ name: `t${i}`, bytes: elements })), 1100, 1100);
+const bucketExample = assignBuckets(
+  [2048, 32, 1024, 32, 256, 8].map((elements, i) => ({ name: `t${i}`, bytes: elements })),
+  1100,
+  1100,
+);
 
 /** Each numeric exercise's answer in base units (bytes, seconds, bytes/s, ratios as fractions, counts). */
 const ANSWERS: Record<string, number> = {
@@ -110,32 +190,124 @@ const ANSWERS: Record<string, number> = {
 /** Figures each card quotes (in its prompts or model answer), formatted from the computed values. */
 const QUOTED: Record<string, string[]> = {
   'what-is-data-parallelism': [`${256 / 8} each`, gb(7e9 * 2, 0)],
-  'gradient-bytes-per-step': [gb(7e9 * 2, 0), gb(ringBytesSentPerRank(1e6, 14e9), 0), `${(ringBytesSentPerRank(1e6, 14e9) / ib.bandwidth).toFixed(2)} s`, `${ib.bandwidth / 1e9} GB/s`],
-  'largest-replicated-model': [`${replicaBytesPerParam('bf16-mixed', 'adam')} bytes`, `${largestReplicatedModel(H100_MEMORY_BYTES, 'bf16-mixed', 'adam') / 1e9} billion`, fmtGB(H100_MEMORY_BYTES, 0)],
-  'ring-all-reduce-traffic': [gb(ringBytesSentPerRank(8, 2e9)), gb(rootBytesReceivedNaive(8, 2e9)), `= ${gb(2e9, 0)}) on 8`],
+  'gradient-bytes-per-step': [
+    gb(7e9 * 2, 0),
+    gb(ringBytesSentPerRank(1e6, 14e9), 0),
+    `${(ringBytesSentPerRank(1e6, 14e9) / ib.bandwidth).toFixed(2)} s`,
+    `${ib.bandwidth / 1e9} GB/s`,
+  ],
+  'largest-replicated-model': [
+    `${replicaBytesPerParam('bf16-mixed', 'adam')} bytes`,
+    `${largestReplicatedModel(H100_MEMORY_BYTES, 'bf16-mixed', 'adam') / 1e9} billion`,
+    fmtGB(H100_MEMORY_BYTES, 0),
+  ],
+  'ring-all-reduce-traffic': [
+    gb(ringBytesSentPerRank(8, 2e9)),
+    gb(rootBytesReceivedNaive(8, 2e9)),
+    `= ${gb(2e9, 0)}) on 8`,
+  ],
   'bus-bandwidth': [`${+(100 * busBandwidthFactor('all-reduce', 8)).toFixed(1)} GB/s`],
-  'latency-bandwidth-crossover': [fmtBytes(latencyBandwidthCrossover(8, ib), 2), `about ${Math.round(latencyBandwidthCrossover(64, ib) / 1e6)} MB`, fmtSeconds(ib.alpha), `${ib.bandwidth / 1e9} GB/s`, `${fmtMiB(bucketCapBytes(), 0)} (${fmtBytes(bucketCapBytes())})`],
+  'latency-bandwidth-crossover': [
+    fmtBytes(latencyBandwidthCrossover(8, ib), 2),
+    `about ${Math.round(latencyBandwidthCrossover(64, ib) / 1e6)} MB`,
+    fmtSeconds(ib.alpha),
+    `${ib.bandwidth / 1e9} GB/s`,
+    `${fmtMiB(bucketCapBytes(), 0)} (${fmtBytes(bucketCapBytes())})`,
+  ],
   'accumulation-with-data-parallelism': [`**${globalBatch(32, 8, 4)}**`],
   'sync-vs-async-sgd': [`**${Math.round(stragglerOdds * 100)} %**`],
-  'weak-vs-strong-scaling': [gb(SCALING_DEFAULTS.params * SCALING_DEFAULTS.bytesPerGradient), `${scaling8.commSeconds.toFixed(3)} s`, fmtPercent(scaling8.efficiency, 1), `${SCALING_DEFAULTS.computeSeconds} s`, fmtSeconds(ethernet.alpha), `${ethernet.bandwidth / 1e9} GB/s`, `(${backward8.toFixed(3)} s)`, `${(scaling8.commSeconds - backward8).toFixed(3)} s stays exposed`, `**${fmtPercent(scaling8Overlapped.efficiency, 1)}**`],
-  'communication-overhead': [gb(commBytesPerRank('ddp', 7e9, 2, 64), 1), `${ddp7b.allReduce.toFixed(2)} s`, `${ddp7b.backward.toFixed(2)} s`, fmtPercent(ddp7b.efficiency), fmtInt(4096), `${2 * 63}`, `${DEFAULT_MFU * 100} %`, `${H100_BF16_DENSE_FLOPS / 1e12} TFLOP/s`],
-  'ddp-overlap-break-even': [fmtInt(Math.round(ddp7b.breakEvenTokensPerGpu / 100) * 100), fmtSeconds(backwardPerToken), `${ddp7b.allReduce.toFixed(4)} s`],
-  'ddp-bucketing': [fmtInt(bucketCapBytes()), `bucket_cap_mb=${DDP_BUCKET_CAP_MB}`, fmtMiB(DDP_FIRST_BUCKET_BYTES)],
-  'ddp-broadcast': [fmtMiB(DDP_BROADCAST_BUCKET_BYTES)],
-  'code-bucket-gradients': [fmtInt(bucketExample[0]!.bytes), fmtInt(1100), `${bucketExample.length === 2 ? 'two' : bucketExample.length} calls`],
-  'bytes-per-parameter': [`**${replicaBytesPerParam('bf16-mixed', 'adam')}**`, `$K = ${bytesPerParam('bf16-mixed', 'adam').optimizer}$`, gb(gpt2ModelStateBytes().weights, 0), gb(gpt2ModelStateBytes().modelStates, 0), `${GPT2_PARAMS / 1e9}B`],
-  'zero-70b-memory': [
-    ...(['ddp', 'zero1', 'zero2', 'zero3'] as const).map((s) => `**${gb(mem70(s, 'paper').total)}**`),
-    ...(['ddp', 'zero1', 'zero2', 'zero3'] as const).map((s) => String(mem70(s, 'chapter').total / 1e9)),
-    gb(SOURCE_70B_TABLE.zero2), gb(mem70('zero2', 'chapter').grads), gb(mem70('zero2', 'chapter').optimizer),
+  'weak-vs-strong-scaling': [
+    gb(SCALING_DEFAULTS.params * SCALING_DEFAULTS.bytesPerGradient),
+    `${scaling8.commSeconds.toFixed(3)} s`,
+    fmtPercent(scaling8.efficiency, 1),
+    `${SCALING_DEFAULTS.computeSeconds} s`,
+    fmtSeconds(ethernet.alpha),
+    `${ethernet.bandwidth / 1e9} GB/s`,
+    `(${backward8.toFixed(3)} s)`,
+    `${(scaling8.commSeconds - backward8).toFixed(3)} s stays exposed`,
+    `**${fmtPercent(scaling8Overlapped.efficiency, 1)}**`,
   ],
-  'zero-communication': [`| $${commVolumePsi('zero1', 'zero-redundancy-optimizer')}\\Psi$ |`, `| $${commVolumePsi('ddp')}\\Psi$ |`, `| $${commVolumePsi('zero1')}\\Psi$ |`, `| $${commVolumePsi('zero3')}\\Psi$ |`, `**${commRatioToDdp('zero3')}×**`, `${SOURCE_ZERO3_COMM_MULTIPLE}× DDP`],
-  'fsdp-sharding-strategies': [`$${commVolumePsi('ddp')}\\Psi$`, `$${commVolumePsi('zero2')}\\Psi$`, `$${commVolumePsi('zero3')}\\Psi$`, `${commRatioToDdp('zero3')}× DDP`],
-  'launching-with-torchrun': [`is rank ${globalRank(1, 2)}`, `${torchrunJob.nodes} × ${torchrunJob.perNode} job`],
-  'process-groups-and-new-group': [`one of ${dpGroups.length} data-parallel groups of ${dpGroups[0]!.length}`, `ring has ${dpGroups[0]!.length} members, not 32`, `{1, 5, 9, …, ${dpGroups[1]!.at(-1)}}`],
+  'communication-overhead': [
+    gb(commBytesPerRank('ddp', 7e9, 2, 64), 1),
+    `${ddp7b.allReduce.toFixed(2)} s`,
+    `${ddp7b.backward.toFixed(2)} s`,
+    fmtPercent(ddp7b.efficiency),
+    fmtInt(4096),
+    `${2 * 63}`,
+    `${DEFAULT_MFU * 100} %`,
+    `${H100_BF16_DENSE_FLOPS / 1e12} TFLOP/s`,
+  ],
+  'ddp-overlap-break-even': [
+    fmtInt(Math.round(ddp7b.breakEvenTokensPerGpu / 100) * 100),
+    fmtSeconds(backwardPerToken),
+    `${ddp7b.allReduce.toFixed(4)} s`,
+  ],
+  'ddp-bucketing': [
+    fmtInt(bucketCapBytes()),
+    `bucket_cap_mb=${DDP_BUCKET_CAP_MB}`,
+    fmtMiB(DDP_FIRST_BUCKET_BYTES),
+  ],
+  'ddp-broadcast': [fmtMiB(DDP_BROADCAST_BUCKET_BYTES)],
+  'code-bucket-gradients': [
+    fmtInt(bucketExample[0]!.bytes),
+    fmtInt(1100),
+    `${bucketExample.length === 2 ? 'two' : bucketExample.length} calls`,
+  ],
+  'bytes-per-parameter': [
+    `**${replicaBytesPerParam('bf16-mixed', 'adam')}**`,
+    `$K = ${bytesPerParam('bf16-mixed', 'adam').optimizer}$`,
+    gb(gpt2ModelStateBytes().weights, 0),
+    gb(gpt2ModelStateBytes().modelStates, 0),
+    `${GPT2_PARAMS / 1e9}B`,
+  ],
+  'zero-70b-memory': [
+    ...(['ddp', 'zero1', 'zero2', 'zero3'] as const).map(
+      (s) => `**${gb(mem70(s, 'paper').total)}**`,
+    ),
+    ...(['ddp', 'zero1', 'zero2', 'zero3'] as const).map((s) =>
+      String(mem70(s, 'chapter').total / 1e9),
+    ),
+    gb(SOURCE_70B_TABLE.zero2),
+    gb(mem70('zero2', 'chapter').grads),
+    gb(mem70('zero2', 'chapter').optimizer),
+  ],
+  'zero-communication': [
+    `| $${commVolumePsi('zero1', 'zero-redundancy-optimizer')}\\Psi$ |`,
+    `| $${commVolumePsi('ddp')}\\Psi$ |`,
+    `| $${commVolumePsi('zero1')}\\Psi$ |`,
+    `| $${commVolumePsi('zero3')}\\Psi$ |`,
+    `**${commRatioToDdp('zero3')}×**`,
+    `${SOURCE_ZERO3_COMM_MULTIPLE}× DDP`,
+  ],
+  'fsdp-sharding-strategies': [
+    `$${commVolumePsi('ddp')}\\Psi$`,
+    `$${commVolumePsi('zero2')}\\Psi$`,
+    `$${commVolumePsi('zero3')}\\Psi$`,
+    `${commRatioToDdp('zero3')}× DDP`,
+  ],
+  'launching-with-torchrun': [
+    `is rank ${globalRank(1, 2)}`,
+    `${torchrunJob.nodes} × ${torchrunJob.perNode} job`,
+  ],
+  'process-groups-and-new-group': [
+    `one of ${dpGroups.length} data-parallel groups of ${dpGroups[0]!.length}`,
+    `ring has ${dpGroups[0]!.length} members, not 32`,
+    `{1, 5, 9, …, ${dpGroups[1]!.at(-1)}}`,
+  ],
   'async-collective-handles': [`costs ${Math.max(30, 20)} ms, not ${30 + 20}`],
-  'unequal-shards-weighting': [`as ${unequal.join(', ')}`, `$${unequal[0]}/16 = ${unequal[0]! / 16}$`, `$${unequal[1]}/16 = ${unequal[1]! / 16}$`],
-  'cpu-offload': [`${adam.optimizer} of the ${replicaBytesPerParam('bf16-mixed', 'adam')} bytes`, `= ${gb(7e9 * (adam.params + adam.grads), 0)} for`, `= ${gb(7e9 * adam.optimizer, 0)}`, `${gb(7e9 * adam.grads, 0)} for 7B`, `about ${(pcie.bandwidth / 1e9).toFixed(1)} GB/s`, `at least ${((7e9 * adam.grads) / pcie.bandwidth).toFixed(2)} s`],
+  'unequal-shards-weighting': [
+    `as ${unequal.join(', ')}`,
+    `$${unequal[0]}/16 = ${unequal[0]! / 16}$`,
+    `$${unequal[1]}/16 = ${unequal[1]! / 16}$`,
+  ],
+  'cpu-offload': [
+    `${adam.optimizer} of the ${replicaBytesPerParam('bf16-mixed', 'adam')} bytes`,
+    `= ${gb(7e9 * (adam.params + adam.grads), 0)} for`,
+    `= ${gb(7e9 * adam.optimizer, 0)}`,
+    `${gb(7e9 * adam.grads, 0)} for 7B`,
+    `about ${(pcie.bandwidth / 1e9).toFixed(1)} GB/s`,
+    `at least ${((7e9 * adam.grads) / pcie.bandwidth).toFixed(2)} s`,
+  ],
   'sizing-13b-on-8-gpus': [
     ...(['ddp', 'zero1', 'zero2', 'zero3'] as const).map((s) => `= ${gb(mem13(s))} |`),
     `${replicaBytesPerParam('bf16-mixed', 'adam')} bytes`,
@@ -144,29 +316,80 @@ const QUOTED: Record<string, string[]> = {
     `${gb(8 * H100_MEMORY_BYTES, 0)} in total`,
     `${gb(mem13('zero1') - 13e9 * (adam.params + adam.grads))} = ${gb(mem13('zero1'))}`,
   ],
-  'activation-memory-per-layer': [`= 80`, `**${gb(activationBytesPerLayer(gpt3))}**`, `about ${gb(activationBytes(gpt3), 0)} over 96 layers`, `about ${gb(activationBreakdown(gpt3).attentionScores, 0)}`],
-  'recompute-full-vs-selective': [`about ${Math.round(recomputeOverhead(gpt3, 'full') * 100)} % more compute`, `about ${Math.round(recomputeOverhead(gpt3, 'selective') * 100)} % more FLOPs for GPT-3`, `removing ${Math.round((1 - activationBytesPerLayer(gpt3, 'selective') / activationBytesPerLayer(gpt3)) * 100)} % of its activations`],
-  'bf16-fp16-loss-scaling': [`**${maxFinite(FORMATS.fp16)}**`, `starts at $2^{16}$`, `after ${GRAD_SCALER_DEFAULTS.growthInterval} clean steps`],
-  'param-dtype-reduce-dtype-hooks': [`**${gb(hookWireBytes(1e9, 8, 'bf16'), 1)}** per rank`, `instead of ${gb(hookWireBytes(1e9, 8, 'fp32'), 0)}`, `sends ${powerSgdCompression(4096, 4096, 1).compressed} numbers instead of ${+(powerSgdCompression(4096, 4096, 1).dense / 1e6).toFixed(1)} million`],
-  'global-batch-with-more-ranks': [`$B$ = **${globalBatchSize(8, 64, 2)}**`, `about **${+(batchTokens(1024, 2048) / 1e6).toFixed(1)} million tokens**`],
-  'linear-scaling-warmup': [`$B$ = ${goyalBatch}`, `$\\eta$ = **${linearScaledLr(0.1, 256, goyalBatch)}**`],
-  'adam-sqrt-scaling-lamb': [`rate **${sqrtScaledLr(3e-4, 256, 4096).toExponential(1)}**`, `would say ${linearScaledLr(3e-4, 256, 4096).toExponential(1)}`],
-  'critical-batch-size': [`a **${stepSpeedup(1, 2, 1).actual.toFixed(2)}×** speed-up`, `saves about ${Math.round((1 - stepsToTarget(16, 1, 1) / stepsToTarget(8, 1, 1)) * 100)} % of the steps`],
-  'hierarchical-all-reduce': [`**${2 * (16 - 1)}** steps`, `instead of ${2 * (128 - 1)}`, `about ${flatRingSeconds(14e9, cluster16x8).toFixed(2)} s on`, `and ${hierarchicalSeconds(14e9, cluster16x8).total.toFixed(2)} s hierarchically`],
-  'hsdp-2d-mesh': [`**${gb(hsdp7b.allReduce)}** per GPU`, `the shard is ${gb(14e9 / 8)}`, `about ${Math.round((psiOf('zero3') * (127 / 128) * 14e9) / 1e9)} GB per`],
+  'activation-memory-per-layer': [
+    `= 80`,
+    `**${gb(activationBytesPerLayer(gpt3))}**`,
+    `about ${gb(activationBytes(gpt3), 0)} over 96 layers`,
+    `about ${gb(activationBreakdown(gpt3).attentionScores, 0)}`,
+  ],
+  'recompute-full-vs-selective': [
+    `about ${Math.round(recomputeOverhead(gpt3, 'full') * 100)} % more compute`,
+    `about ${Math.round(recomputeOverhead(gpt3, 'selective') * 100)} % more FLOPs for GPT-3`,
+    `removing ${Math.round((1 - activationBytesPerLayer(gpt3, 'selective') / activationBytesPerLayer(gpt3)) * 100)} % of its activations`,
+  ],
+  'bf16-fp16-loss-scaling': [
+    `**${maxFinite(FORMATS.fp16)}**`,
+    `starts at $2^{16}$`,
+    `after ${GRAD_SCALER_DEFAULTS.growthInterval} clean steps`,
+  ],
+  'param-dtype-reduce-dtype-hooks': [
+    `**${gb(hookWireBytes(1e9, 8, 'bf16'), 1)}** per rank`,
+    `instead of ${gb(hookWireBytes(1e9, 8, 'fp32'), 0)}`,
+    `sends ${powerSgdCompression(4096, 4096, 1).compressed} numbers instead of ${+(powerSgdCompression(4096, 4096, 1).dense / 1e6).toFixed(1)} million`,
+  ],
+  'global-batch-with-more-ranks': [
+    `$B$ = **${globalBatchSize(8, 64, 2)}**`,
+    `about **${+(batchTokens(1024, 2048) / 1e6).toFixed(1)} million tokens**`,
+  ],
+  'linear-scaling-warmup': [
+    `$B$ = ${goyalBatch}`,
+    `$\\eta$ = **${linearScaledLr(0.1, 256, goyalBatch)}**`,
+  ],
+  'adam-sqrt-scaling-lamb': [
+    `rate **${sqrtScaledLr(3e-4, 256, 4096).toExponential(1)}**`,
+    `would say ${linearScaledLr(3e-4, 256, 4096).toExponential(1)}`,
+  ],
+  'critical-batch-size': [
+    `a **${stepSpeedup(1, 2, 1).actual.toFixed(2)}×** speed-up`,
+    `saves about ${Math.round((1 - stepsToTarget(16, 1, 1) / stepsToTarget(8, 1, 1)) * 100)} % of the steps`,
+  ],
+  'hierarchical-all-reduce': [
+    `**${2 * (16 - 1)}** steps`,
+    `instead of ${2 * (128 - 1)}`,
+    `about ${flatRingSeconds(14e9, cluster16x8).toFixed(2)} s on`,
+    `and ${hierarchicalSeconds(14e9, cluster16x8).total.toFixed(2)} s hierarchically`,
+  ],
+  'hsdp-2d-mesh': [
+    `**${gb(hsdp7b.allReduce)}** per GPU`,
+    `the shard is ${gb(14e9 / 8)}`,
+    `about ${Math.round((psiOf('zero3') * (127 / 128) * 14e9) / 1e9)} GB per`,
+  ],
   'sharded-checkpoint-resharding': [`**${reshardReads(1001, 4, 2, 1).length}** files`],
-  'elastic-restarts-failures': [`one every **${llama3FailureRates().jobMtbfHours.toFixed(2)} hours**`, `${LLAMA3_INTERRUPTIONS.unexpected} unexpected interruptions`],
-  'local-sgd-diloco': [`communicating **${localSgdCommReduction(DILOCO.innerSteps)}×**`, `$H$ = ${DILOCO.innerSteps}`],
+  'elastic-restarts-failures': [
+    `one every **${llama3FailureRates().jobMtbfHours.toFixed(2)} hours**`,
+    `${LLAMA3_INTERRUPTIONS.unexpected} unexpected interruptions`,
+  ],
+  'local-sgd-diloco': [
+    `communicating **${localSgdCommReduction(DILOCO.innerSteps)}×**`,
+    `$H$ = ${DILOCO.innerSteps}`,
+  ],
   'choosing-a-strategy': [
-    ...(['ddp', 'zero1', 'zero2', 'zero3'] as const).map((s) => `| ${gb(mem7(s))} | ${gb(mem7(s, 'fp32-weights'))} |`),
-    `(${gb(mem7('zero1'))} + 30 GB ≈ ${gb(mem7('zero1') + 30e9, 0)})`, `(${gb(mem7('zero1', 'fp32-weights'))} + 30 GB ≈ ${gb(mem7('zero1', 'fp32-weights') + 30e9, 0)})`,
+    ...(['ddp', 'zero1', 'zero2', 'zero3'] as const).map(
+      (s) => `| ${gb(mem7(s))} | ${gb(mem7(s, 'fp32-weights'))} |`,
+    ),
+    `(${gb(mem7('zero1'))} + 30 GB ≈ ${gb(mem7('zero1') + 30e9, 0)})`,
+    `(${gb(mem7('zero1', 'fp32-weights'))} + 30 GB ≈ ${gb(mem7('zero1', 'fp32-weights') + 30e9, 0)})`,
     `(${gb(mem7('zero2', 'fp32-weights'))} + 30 GB = ${gb(mem7('zero2', 'fp32-weights') + 30e9, 0)})`,
     `${commVolumePsi('zero1', 'zero-redundancy-optimizer')}\\Psi$ with \`ZeroRedundancyOptimizer\``,
   ],
 };
 
 describe('numbers in the cards', () => {
-  const numeric = cards.flatMap((c) => questionSchema.parse(c.data).exercises.flatMap((ex, i) => (ex.kind === 'numeric' ? [{ key: `${c.id}#${i}`, ex }] : [])));
+  const numeric = cards.flatMap((c) =>
+    questionSchema
+      .parse(c.data)
+      .exercises.flatMap((ex, i) => (ex.kind === 'numeric' ? [{ key: `${c.id}#${i}`, ex }] : [])),
+  );
 
   it('every numeric exercise has a recomputed answer', () => {
     expect(numeric.map((n) => n.key).sort()).toEqual(Object.keys(ANSWERS).sort());
@@ -193,8 +416,12 @@ describe('numbers in the cards', () => {
     // ring-all-reduce-traffic: "on 256 ranks it is still under 4 GB"
     expect(ringBytesSentPerRank(256, 2e9)).toBeLessThan(4e9);
     // ddp-overlap-break-even: 4,096 tokens are network bound, 8,192 hide the all-reduce
-    expect(estimateStep({ params: 7e9, gpus: 64, tokensPerGpu: 4096, link: ib }).bound).toBe('network');
-    expect(estimateStep({ params: 7e9, gpus: 64, tokensPerGpu: 8192, link: ib }).bound).toBe('compute');
+    expect(estimateStep({ params: 7e9, gpus: 64, tokensPerGpu: 4096, link: ib }).bound).toBe(
+      'network',
+    );
+    expect(estimateStep({ params: 7e9, gpus: 64, tokensPerGpu: 8192, link: ib }).bound).toBe(
+      'compute',
+    );
     // weak-vs-strong-scaling: overlap hides the all-reduce only behind backward, which is shorter than it
     expect(scaling8.commSeconds).toBeGreaterThan(backward8);
     expect(scaling8Overlapped.efficiency).toBeLessThan(0.9);
@@ -213,9 +440,14 @@ describe('numbers in the cards', () => {
     expect(commVolumePsi('zero1', 'zero-redundancy-optimizer')).toBe(3);
     expect(commVolumePsi('zero1', 'reduce-scatter')).toBe(2);
     // code-bucket-gradients: the reverse walk makes two buckets, the first of 8 + 256 + 32 + 1024 elements
-    expect(bucketExample.map((b) => b.params)).toEqual([['t5', 't4', 't3', 't2'], ['t1', 't0']]);
+    expect(bucketExample.map((b) => b.params)).toEqual([
+      ['t5', 't4', 't3', 't2'],
+      ['t1', 't0'],
+    ]);
     // process-groups-and-new-group: the data-parallel group of rank 1 is {1, 5, 9, …, 29}
-    expect(dpGroups.find((g) => g.includes(1))).toEqual(Array.from({ length: 8 }, (_, i) => 1 + 4 * i));
+    expect(dpGroups.find((g) => g.includes(1))).toEqual(
+      Array.from({ length: 8 }, (_, i) => 1 + 4 * i),
+    );
     // sizing-13b-on-8-gpus: DDP does not fit, ZeRO-1 fits with little room, ZeRO-2 and ZeRO-3 fit
     expect(mem13('ddp')).toBeGreaterThan(H100_MEMORY_BYTES);
     expect(H100_MEMORY_BYTES - mem13('zero1')).toBeLessThan(10e9);
@@ -226,7 +458,10 @@ describe('numbers in the cards', () => {
     expect(1 / unequal.length).toBeLessThan(unequal[0]! / 16);
     // bytes-per-parameter: the shortcut without the master copy underestimates by a quarter
     const short = bytesPerParam('bf16-mixed', 'adam', 'chapter');
-    expect(1 - (short.params + short.grads + short.optimizer) / replicaBytesPerParam('bf16-mixed', 'adam')).toBe(0.25);
+    expect(
+      1 -
+        (short.params + short.grads + short.optimizer) / replicaBytesPerParam('bf16-mixed', 'adam'),
+    ).toBe(0.25);
   });
 
   it('the 70B ZeRO-2 figure corrects the source, and ZeRO-3 is 1.5× DDP rather than 3×', () => {
@@ -241,7 +476,9 @@ describe('shape of every card', () => {
   for (const c of cards) {
     it(`${c.id}: links, coverage points, options and a model answer of interview length`, () => {
       const card = questionSchema.parse(c.data);
-      expect(chapters.has(c.data.chapter as string), `chapter ${String(c.data.chapter)}`).toBe(true);
+      expect(chapters.has(c.data.chapter as string), `chapter ${String(c.data.chapter)}`).toBe(
+        true,
+      );
       const followUps = (c.data.followUps ?? []) as string[];
       expect(followUps.length, 'at least one follow-up').toBeGreaterThanOrEqual(1);
       for (const f of followUps) expect(ids.has(f) && f !== c.id, `follow-up ${f}`).toBe(true);
@@ -260,7 +497,9 @@ describe('shape of every card', () => {
 
   it('every card is reachable from another card', () => {
     const linked = new Set(cards.flatMap((c) => (c.data.followUps ?? []) as string[]));
-    const orphans = cards.map((c) => c.id).filter((id) => !linked.has(id) && id !== 'what-is-data-parallelism');
+    const orphans = cards
+      .map((c) => c.id)
+      .filter((id) => !linked.has(id) && id !== 'what-is-data-parallelism');
     expect(orphans).toEqual([]);
   });
 });

@@ -12,7 +12,8 @@ const chapters = chapterIds();
 describe('question cards', () => {
   it('has at least 54 cards, covering every chapter', () => {
     expect(cards.length).toBeGreaterThanOrEqual(54);
-    for (const ch of chapters) expect(cards.filter((c) => c.data.chapter === ch).length, ch).toBeGreaterThanOrEqual(3);
+    for (const ch of chapters)
+      expect(cards.filter((c) => c.data.chapter === ch).length, ch).toBeGreaterThanOrEqual(3);
   });
 
   for (const card of cards) {
@@ -33,11 +34,16 @@ describe('question cards', () => {
         it(`exercise ${i} (${ex.kind}) is well formed`, () => {
           if (ex.kind === 'numeric') {
             // The card's own answer, in its own unit and in base units, must grade as correct.
-            expect(gradeQuantity(`${ex.value} ${ex.unit}`, ex.value, ex.unit, ex.tolerance).status).toBe('correct');
-            expect(gradeQuantity(`${ex.value * 1.2} ${ex.unit}`, ex.value, ex.unit, ex.tolerance).status).toBe('wrong-value');
+            expect(
+              gradeQuantity(`${ex.value} ${ex.unit}`, ex.value, ex.unit, ex.tolerance).status,
+            ).toBe('correct');
+            expect(
+              gradeQuantity(`${ex.value * 1.2} ${ex.unit}`, ex.value, ex.unit, ex.tolerance).status,
+            ).toBe('wrong-value');
             expect(gradeQuantity('', ex.value, ex.unit, ex.tolerance).status).toBe('invalid');
           } else if (ex.kind === 'code') {
-            for (const f of [ex.starter, ex.solution, ex.checks]) expect(existsSync(join(QUESTIONS_DIR, 'exercises', f)), f).toBe(true);
+            for (const f of [ex.starter, ex.solution, ex.checks])
+              expect(existsSync(join(QUESTIONS_DIR, 'exercises', f)), f).toBe(true);
           } else {
             const right = ex.options.filter((o) => o.correct).length;
             if (ex.kind === 'single') expect(right).toBe(1);

@@ -4,13 +4,33 @@ import { gradeChoice } from '../../../src/lib/questions/choiceGrader';
 
 describe('gradeQuantity', () => {
   it('accepts every spelling of the same amount of memory', () => {
-    for (const a of ['14 GB', '14GB', '1.4e10 bytes', '14000 MB', '14,000 MB', '14 000 MB', '1.4 × 10^10 B', '14e9 B', '0.014 TB', '14 gigabytes'])
+    for (const a of [
+      '14 GB',
+      '14GB',
+      '1.4e10 bytes',
+      '14000 MB',
+      '14,000 MB',
+      '14 000 MB',
+      '1.4 × 10^10 B',
+      '14e9 B',
+      '0.014 TB',
+      '14 gigabytes',
+    ])
       expect(gradeQuantity(a, 14, 'GB', 0.02), a).toMatchObject({ status: 'correct' });
   });
   it('says when the unit is of the wrong kind, and when bits were confused with bytes', () => {
-    expect(gradeQuantity('14 ms', 14, 'GB', 0.02)).toMatchObject({ status: 'wrong-unit', message: expect.stringContaining('a time') });
-    expect(gradeQuantity('112 Gb', 14, 'GB', 0.02)).toMatchObject({ status: 'wrong-unit', message: expect.stringContaining('factor of 8') });
-    expect(gradeQuantity('14', 14, 'GB', 0.02)).toMatchObject({ status: 'wrong-unit', message: expect.stringContaining('plain number') });
+    expect(gradeQuantity('14 ms', 14, 'GB', 0.02)).toMatchObject({
+      status: 'wrong-unit',
+      message: expect.stringContaining('a time'),
+    });
+    expect(gradeQuantity('112 Gb', 14, 'GB', 0.02)).toMatchObject({
+      status: 'wrong-unit',
+      message: expect.stringContaining('factor of 8'),
+    });
+    expect(gradeQuantity('14', 14, 'GB', 0.02)).toMatchObject({
+      status: 'wrong-unit',
+      message: expect.stringContaining('plain number'),
+    });
   });
   it('grades values with tolerance and hints at GiB vs GB, factors of 2 and prefixes', () => {
     expect(gradeQuantity('14.2 GB', 14, 'GB', 0.02).status).toBe('correct');
@@ -21,11 +41,18 @@ describe('gradeQuantity', () => {
     expect(gradeQuantity('14 MB', 14, 'GB', 0.02).message).toContain('prefix');
   });
   it('grades answers in bytes when the card says B', () => {
-    for (const a of ['512 B', '512 bytes', '0.512 kB', '0.5 KiB']) expect(gradeQuantity(a, 512, 'B', 0.03), a).toMatchObject({ status: 'correct' });
+    for (const a of ['512 B', '512 bytes', '0.512 kB', '0.5 KiB'])
+      expect(gradeQuantity(a, 512, 'B', 0.03), a).toMatchObject({ status: 'correct' });
   });
   it('asks instead of guessing when a lower-case unit could be bits or bytes, and rejects decimal commas', () => {
-    expect(gradeQuantity('14 gb', 14, 'GB', 0.02)).toMatchObject({ status: 'invalid', message: expect.stringContaining('GB for bytes') });
-    expect(gradeQuantity('1,5 GB', 1.5, 'GB', 0.02)).toMatchObject({ status: 'invalid', message: expect.stringContaining('decimal comma') });
+    expect(gradeQuantity('14 gb', 14, 'GB', 0.02)).toMatchObject({
+      status: 'invalid',
+      message: expect.stringContaining('GB for bytes'),
+    });
+    expect(gradeQuantity('1,5 GB', 1.5, 'GB', 0.02)).toMatchObject({
+      status: 'invalid',
+      message: expect.stringContaining('decimal comma'),
+    });
     expect(gradeQuantity('1,500 MB', 1.5, 'GB', 0.02).status).toBe('correct');
   });
   it('handles times, bandwidths, ratios and counts', () => {
@@ -39,8 +66,18 @@ describe('gradeQuantity', () => {
     expect(gradeQuantity('14', 14, '', 0.01).status).toBe('correct');
   });
   it('turns malformed input into a clear message, never an exception', () => {
-    for (const [a, msg] of [['', 'Type an answer'], ['   ', 'Type an answer'], ['lots', 'does not start with a number'], ['14 bananas', 'unit "bananas"'], ['14 b', 'bits or bytes'], ['1e999 GB', 'finite']] as const)
-      expect(gradeQuantity(a, 14, 'GB', 0.02), a).toMatchObject({ status: 'invalid', message: expect.stringContaining(msg) });
+    for (const [a, msg] of [
+      ['', 'Type an answer'],
+      ['   ', 'Type an answer'],
+      ['lots', 'does not start with a number'],
+      ['14 bananas', 'unit "bananas"'],
+      ['14 b', 'bits or bytes'],
+      ['1e999 GB', 'finite'],
+    ] as const)
+      expect(gradeQuantity(a, 14, 'GB', 0.02), a).toMatchObject({
+        status: 'invalid',
+        message: expect.stringContaining(msg),
+      });
   });
   it('parses to base units', () => {
     expect(parseQuantity('1 KiB').base).toBe(1024);

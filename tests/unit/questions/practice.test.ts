@@ -9,8 +9,12 @@ describe('nextUnsolved', () => {
     expect(nextUnsolved(ids, { d: 'solved', a: 'attempted' }, 'c')).toBe('b');
   });
   it('falls back to attempted cards, never serves solved ones or the current card', () => {
-    expect(nextUnsolved(ids, { a: 'solved', b: 'attempted', c: 'solved', d: 'solved' }, 'a')).toBe('b');
-    expect(nextUnsolved(ids, { a: 'solved', b: 'solved', c: 'solved', d: 'attempted' }, 'd')).toBeNull();
+    expect(nextUnsolved(ids, { a: 'solved', b: 'attempted', c: 'solved', d: 'solved' }, 'a')).toBe(
+      'b',
+    );
+    expect(
+      nextUnsolved(ids, { a: 'solved', b: 'solved', c: 'solved', d: 'attempted' }, 'd'),
+    ).toBeNull();
     expect(nextUnsolved([], {})).toBeNull();
   });
 });

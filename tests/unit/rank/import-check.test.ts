@@ -46,8 +46,13 @@ const n = await import('node:' + 'fs');`;
   });
 
   it('rejects other modules and computed import() at compile time, naming the line', () => {
-    expect(compileError("import * as tf from '@tensorflow/tfjs';\nconst fs = await import('node:fs');")).toMatchObject({ line: 2, message: expect.stringContaining("Cannot import 'node:fs'") });
-    expect(compileError("const name = 'node:fs';\nawait import(name);")).toMatchObject({ line: 2, message: expect.stringContaining('import() with a computed name') });
+    expect(
+      compileError("import * as tf from '@tensorflow/tfjs';\nconst fs = await import('node:fs');"),
+    ).toMatchObject({ line: 2, message: expect.stringContaining("Cannot import 'node:fs'") });
+    expect(compileError("const name = 'node:fs';\nawait import(name);")).toMatchObject({
+      line: 2,
+      message: expect.stringContaining('import() with a computed name'),
+    });
     expect(compileError("export * from 'fs';")).toMatchObject({ line: 1 });
   });
 });

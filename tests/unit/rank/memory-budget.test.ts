@@ -18,10 +18,22 @@ for (let i = 0; ; i++) {
   if (i % 8 === 0) await dist.barrier();
 }`;
     const started = performance.now();
-    const { result, events } = await runProgram({ code, worldSize: 2, backend: 'cpu', tensorBudgetBytes: 64 * 2 ** 20, timeoutMs: 60_000 });
+    const { result, events } = await runProgram({
+      code,
+      worldSize: 2,
+      backend: 'cpu',
+      tensorBudgetBytes: 64 * 2 ** 20,
+      timeoutMs: 60_000,
+    });
     expect(result).toMatchObject({ ok: false, reason: 'error' });
     expect(performance.now() - started).toBeLessThan(30_000);
     const errors = events.flatMap((e) => (e.type === 'error' ? [e.message] : []));
-    expect(errors.some((m) => /MemoryBudgetError: rank \d would hold \d+ MiB of tensors, over its share of the run's memory budget \(32 MiB\)/.test(m))).toBe(true);
+    expect(
+      errors.some((m) =>
+        /MemoryBudgetError: rank \d would hold \d+ MiB of tensors, over its share of the run's memory budget \(32 MiB\)/.test(
+          m,
+        ),
+      ),
+    ).toBe(true);
   });
 });

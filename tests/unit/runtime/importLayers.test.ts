@@ -23,7 +23,8 @@ function sourceFiles(dir: string, pattern = /\.(ts|mts|mjs|js)$/): string[] {
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
   const specs: string[] = [];
-  const re = /(?:^|[\s;])(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]|(?:^|[\s;])import\s*['"]([^'"]+)['"]|\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)|new URL\(\s*['"]([^'"]+)['"]\s*,\s*import\.meta\.url/g;
+  const re =
+    /(?:^|[\s;])(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]|(?:^|[\s;])import\s*['"]([^'"]+)['"]|\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)|new URL\(\s*['"]([^'"]+)['"]\s*,\s*import\.meta\.url/g;
   for (const m of text.matchAll(re)) {
     const spec = m[1] ?? m[2] ?? m[3] ?? m[4];
     if (spec) specs.push(spec);
@@ -46,7 +47,8 @@ function folderEdges(): Edge[] {
   for (const file of sourceFiles(playground)) {
     for (const spec of importsOf(file)) {
       if (!spec.startsWith('.')) {
-        if (spec === 'astro' || spec.startsWith('astro:') || spec.startsWith('@astrojs/')) edges.push({ from: folderOf(file), to: 'astro', file, spec });
+        if (spec === 'astro' || spec.startsWith('astro:') || spec.startsWith('@astrojs/'))
+          edges.push({ from: folderOf(file), to: 'astro', file, spec });
         continue;
       }
       const target = resolve(dirname(file), spec);
@@ -90,7 +92,9 @@ describe('import layers', () => {
 
   it(`playground folders import downward only: ${LAYERS.join(' ← ')}`, () => {
     const rank = (f: string) => LAYERS.indexOf(f as (typeof LAYERS)[number]);
-    const upward = edges.filter((e) => rank(e.from) >= 0 && rank(e.to) >= 0 && rank(e.to) > rank(e.from));
+    const upward = edges.filter(
+      (e) => rank(e.from) >= 0 && rank(e.to) >= 0 && rank(e.to) > rank(e.from),
+    );
     expect(upward.map(show)).toEqual([]);
   });
 
@@ -101,17 +105,38 @@ describe('import layers', () => {
   it('the runtime never imports the site, the book or Astro', () => {
     const outward = edges.filter((e) => e.to.startsWith('../') || e.to === 'astro');
     // The one exception is data, not code: `npm run ranks -- twin` prints a twin's Python text from content/twins/.
-    const readsTwinText = (e: Edge) => e.file.endsWith(join('cli', 'twin-command.ts')) && e.spec === '../../content/twins/';
-    expect(outward.filter((e) => e.to !== '../node_modules' && !readsTwinText(e)).map(show)).toEqual([]);
+    const readsTwinText = (e: Edge) =>
+      e.file.endsWith(join('cli', 'twin-command.ts')) && e.spec === '../../content/twins/';
+    expect(
+      outward.filter((e) => e.to !== '../node_modules' && !readsTwinText(e)).map(show),
+    ).toEqual([]);
   });
 
   it('the site reaches the runtime through its public faces only: the contract, the cluster, the rank module', () => {
-    const publicFaces = ['playground/contract/protocol.ts', 'playground/cluster/protocol.ts', 'playground/cluster/browser.ts', 'playground/rank/ranks-module.ts'];
+    const publicFaces = [
+      'playground/contract/protocol.ts',
+      'playground/cluster/protocol.ts',
+      'playground/cluster/browser.ts',
+      'playground/rank/ranks-module.ts',
+    ];
     const siteFiles = sourceFiles(join(root, 'src'), /\.(ts|mjs|astro)$/);
     // Astro files may leave out the extension.
-    const reached = siteFiles.flatMap((file) => importsOf(file).filter((s) => s.startsWith('.')).map((spec) => ({ file, target: relative(root, resolve(dirname(file), spec)).split(sep).join('/').replace(/(?<!\.ts)$/, '.ts').replace(/\.(mjs|astro)\.ts$/, '.$1') })));
+    const reached = siteFiles.flatMap((file) =>
+      importsOf(file)
+        .filter((s) => s.startsWith('.'))
+        .map((spec) => ({
+          file,
+          target: relative(root, resolve(dirname(file), spec))
+            .split(sep)
+            .join('/')
+            .replace(/(?<!\.ts)$/, '.ts')
+            .replace(/\.(mjs|astro)\.ts$/, '.$1'),
+        })),
+    );
     expect(reached.some(({ target }) => target === 'playground/cluster/browser.ts')).toBe(true);
-    const internal = reached.filter(({ target }) => target.startsWith('playground/') && !publicFaces.includes(target));
+    const internal = reached.filter(
+      ({ target }) => target.startsWith('playground/') && !publicFaces.includes(target),
+    );
     expect(internal.map(({ file, target }) => `${relative(root, file)} → ${target}`)).toEqual([]);
   });
 });

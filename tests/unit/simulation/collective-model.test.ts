@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { clusterShape, intraNodeBandwidth, nicsInUse, nodeNetworkBandwidth } from '../../../playground/simulation/cluster-shape.ts';
-import { busBandwidthFactor, COLLECTIVES, predictCollective, predictSendRecv, ringBusBandwidth } from '../../../playground/simulation/collective-model.ts';
+import {
+  clusterShape,
+  intraNodeBandwidth,
+  nicsInUse,
+  nodeNetworkBandwidth,
+} from '../../../playground/simulation/cluster-shape.ts';
+import {
+  busBandwidthFactor,
+  COLLECTIVES,
+  predictCollective,
+  predictSendRecv,
+  ringBusBandwidth,
+} from '../../../playground/simulation/collective-model.ts';
 
 const GB = 1e9;
 
@@ -51,7 +62,9 @@ describe('topology: rings on NVLink, rails across nodes, NVLS', () => {
     const ring = predictCollective(clusterShape('h100-ndr-no-nvls', 1, 8), 'all-reduce', 8 * GB);
     expect(ring.algorithm).toBe('ring');
     expect(ring.busbw).toBeLessThan(450);
-    expect(() => predictCollective(clusterShape('a100-hdr', 1, 8), 'all-reduce', 1e6, { algorithm: 'nvls' })).toThrow(/no nvls all-reduce/);
+    expect(() =>
+      predictCollective(clusterShape('a100-hdr', 1, 8), 'all-reduce', 1e6, { algorithm: 'nvls' }),
+    ).toThrow(/no nvls all-reduce/);
   });
 
   it('chooses by size as NCCL does: LL for tiny messages, Simple for large ones', () => {
@@ -85,12 +98,14 @@ describe('topology: rings on NVLink, rails across nodes, NVLS', () => {
   it('the 7B-parameter bf16 gradient all-reduce on 64 H100s takes ≈ 70 ms, not the 552 ms of one 50 GB/s NIC per GPU', () => {
     const bytes = 7e9 * 2;
     const p = predictCollective(clusterShape('h100-ndr', 8, 8), 'all-reduce', bytes);
-    const oldOneNicRing = (2 * 63 / 64) * bytes / (50 * GB);
+    const oldOneNicRing = (((2 * 63) / 64) * bytes) / (50 * GB);
     expect(oldOneNicRing).toBeCloseTo(0.5513, 3);
     expect(p.seconds).toBeGreaterThan(0.065);
     expect(p.seconds).toBeLessThan(0.08);
     expect(oldOneNicRing / p.seconds).toBeGreaterThan(7);
-    expect(predictCollective(clusterShape('h100-ndr-no-nvls', 8, 8), 'all-reduce', bytes).seconds).toBeLessThan(0.08);
+    expect(
+      predictCollective(clusterShape('h100-ndr-no-nvls', 8, 8), 'all-reduce', bytes).seconds,
+    ).toBeLessThan(0.08);
   });
 
   it('send/recv uses the NVLink inside a node and one NIC across nodes', () => {
@@ -108,6 +123,8 @@ describe('topology: rings on NVLink, rails across nodes, NVLS', () => {
     expect(() => clusterShape('h100-ndr', 0, 8)).toThrow(/nodes must be/);
     expect(() => clusterShape('h100-ndr', 1, 9)).toThrow(/from 1 to 8 on h100-ndr/);
     expect(() => clusterShape('tpu', 1, 1)).toThrow(/unknown cluster preset "tpu"/);
-    expect(() => predictCollective(clusterShape('h100-ndr', 1, 8), 'all-reduce', -1)).toThrow(/bytes/);
+    expect(() => predictCollective(clusterShape('h100-ndr', 1, 8), 'all-reduce', -1)).toThrow(
+      /bytes/,
+    );
   });
 });

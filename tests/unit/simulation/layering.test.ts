@@ -8,7 +8,9 @@ const sources = readdirSync(dir).filter((f) => f.endsWith('.ts'));
 describe('playground/simulation is the lowest layer', () => {
   it.each(sources)('%s imports only its own folder and uses no tfjs, DOM or Node API', (file) => {
     const text = readFileSync(join(dir, file), 'utf8');
-    const specifiers = [...text.matchAll(/\bfrom\s+'([^']+)'|\bimport\s*\(\s*'([^']+)'/g)].map((m) => m[1] ?? m[2]);
+    const specifiers = [...text.matchAll(/\bfrom\s+'([^']+)'|\bimport\s*\(\s*'([^']+)'/g)].map(
+      (m) => m[1] ?? m[2],
+    );
     for (const s of specifiers) expect(s, file).toMatch(/^\.\/[\w-]+\.ts$/);
     expect(text, file).not.toMatch(/\b(window|document|globalThis\.process|process\.|require\()/);
   });

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { CLUSTER_PRESETS, clusterPreset, GPUS, PRESET_IDS, type Cited } from '../../../playground/simulation/presets.ts';
-import { RING_NET_SIMPLE_HOP_HISTORY_US, NCCL_VERSION } from '../../../playground/simulation/nccl-constants.ts';
+import {
+  CLUSTER_PRESETS,
+  clusterPreset,
+  GPUS,
+  PRESET_IDS,
+  type Cited,
+} from '../../../playground/simulation/presets.ts';
+import {
+  RING_NET_SIMPLE_HOP_HISTORY_US,
+  NCCL_VERSION,
+} from '../../../playground/simulation/nccl-constants.ts';
 
 /** Every { value, source } pair inside a preset. */
 function citedNumbers(x: unknown, path = ''): { path: string; cited: Cited<unknown> }[] {
@@ -12,7 +21,16 @@ function citedNumbers(x: unknown, path = ''): { path: string; cited: Cited<unkno
 describe('cluster presets', () => {
   it('has the presets the issue asks for, with unique ids', () => {
     expect(new Set(PRESET_IDS).size).toBe(PRESET_IDS.length);
-    expect(PRESET_IDS).toEqual(expect.arrayContaining(['a100-hdr', 'h100-ndr', 'h100-ndr-no-nvls', 'b200-ndr', 'rtx4090-pcie', 'a100-100gbe']));
+    expect(PRESET_IDS).toEqual(
+      expect.arrayContaining([
+        'a100-hdr',
+        'h100-ndr',
+        'h100-ndr-no-nvls',
+        'b200-ndr',
+        'rtx4090-pcie',
+        'a100-100gbe',
+      ]),
+    );
     expect(clusterPreset('h100-ndr').fabric).toMatchObject({ kind: 'nvlink', nvls: true });
     expect(clusterPreset('h100-ndr-no-nvls').fabric).toMatchObject({ kind: 'nvlink', nvls: false });
     expect(clusterPreset('rtx4090-pcie').fabric.kind).toBe('pcie');
@@ -28,7 +46,11 @@ describe('cluster presets', () => {
         expect(c.source.length, `${p.id}${path}`).toBeGreaterThan(10);
       }
       // Vendor and standards figures cite a URL; the preset's own choices say that they are choices.
-      expect(cited.filter(({ cited: c }) => !/https:\/\//.test(c.source)).every(({ cited: c }) => /choice of this preset/.test(c.source))).toBe(true);
+      expect(
+        cited
+          .filter(({ cited: c }) => !/https:\/\//.test(c.source))
+          .every(({ cited: c }) => /choice of this preset/.test(c.source)),
+      ).toBe(true);
     }
   });
 
@@ -37,7 +59,10 @@ describe('cluster presets', () => {
     expect(GPUS.a100.bf16Flops.value).toBe(312e12);
     expect(GPUS.h100.hbmBandwidth.value).toBe(3.35e12);
     const h100 = clusterPreset('h100-ndr');
-    expect(h100.fabric.kind === 'nvlink' && h100.fabric.linksPerGpu.value * h100.fabric.linkBandwidth.value).toBe(450e9);
+    expect(
+      h100.fabric.kind === 'nvlink' &&
+        h100.fabric.linksPerGpu.value * h100.fabric.linkBandwidth.value,
+    ).toBe(450e9);
     expect(h100.network.nicBandwidth.value * h100.network.nicsPerNode.value).toBe(400e9);
   });
 

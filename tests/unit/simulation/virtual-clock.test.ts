@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { clusterShape } from '../../../playground/simulation/cluster-shape.ts';
-import { CollectiveTimeoutError, VirtualClocks, type FaultPlan } from '../../../playground/simulation/virtual-clock.ts';
+import {
+  CollectiveTimeoutError,
+  VirtualClocks,
+  type FaultPlan,
+} from '../../../playground/simulation/virtual-clock.ts';
 
 const BUCKETS = 8;
 
@@ -9,7 +13,16 @@ const BUCKETS = 8;
  * (issued at once with overlap, after the whole backward without). Every rank issues before any
  * waits, the order a real cluster reaches its waits in.
  */
-function ddpStep(clocks: VirtualClocks, opts: { overlap: boolean; backward: number; bucketBytes: number; step?: number; reverse?: boolean }): void {
+function ddpStep(
+  clocks: VirtualClocks,
+  opts: {
+    overlap: boolean;
+    backward: number;
+    bucketBytes: number;
+    step?: number;
+    reverse?: boolean;
+  },
+): void {
   const step = opts.step ?? 0;
   const handles: ReturnType<VirtualClocks['issue']>[][] = [];
   const order = Array.from({ length: clocks.world }, (_, r) => r);
@@ -20,9 +33,16 @@ function ddpStep(clocks: VirtualClocks, opts: { overlap: boolean; backward: numb
     handles[r] = [];
     for (let b = 0; b < BUCKETS; b++) {
       clocks.compute(r, opts.backward / BUCKETS, `backward ${b}`);
-      if (opts.overlap) handles[r]!.push(clocks.issue(r, { key: `s${step}b${b}`, kind: 'all-reduce', bytes: opts.bucketBytes }));
+      if (opts.overlap)
+        handles[r]!.push(
+          clocks.issue(r, { key: `s${step}b${b}`, kind: 'all-reduce', bytes: opts.bucketBytes }),
+        );
     }
-    if (!opts.overlap) for (let b = 0; b < BUCKETS; b++) handles[r]!.push(clocks.issue(r, { key: `s${step}b${b}`, kind: 'all-reduce', bytes: opts.bucketBytes }));
+    if (!opts.overlap)
+      for (let b = 0; b < BUCKETS; b++)
+        handles[r]!.push(
+          clocks.issue(r, { key: `s${step}b${b}`, kind: 'all-reduce', bytes: opts.bucketBytes }),
+        );
   }
   for (const hs of handles) for (const h of hs) clocks.wait(h);
 }
@@ -55,7 +75,10 @@ describe('virtual clocks: DDP overlap', () => {
     const b = new VirtualClocks(shape, { jitter: { amplitude: 0.1, seed: 7 } });
     ddpStep(a, { overlap: true, backward, bucketBytes });
     ddpStep(b, { overlap: true, backward, bucketBytes, reverse: true });
-    const sorted = (v: VirtualClocks) => [...v.timeline].sort((x, y) => x.rank - y.rank || x.start - y.start || x.lane.localeCompare(y.lane));
+    const sorted = (v: VirtualClocks) =>
+      [...v.timeline].sort(
+        (x, y) => x.rank - y.rank || x.start - y.start || x.lane.localeCompare(y.lane),
+      );
     expect(sorted(b)).toEqual(sorted(a));
     const c = new VirtualClocks(shape, { jitter: { amplitude: 0.1, seed: 8 } });
     ddpStep(c, { overlap: true, backward, bucketBytes });
@@ -104,8 +127,10 @@ describe('virtual clocks: DDP overlap', () => {
 
   it('send/recv between nodes is slower than inside one', () => {
     const v = new VirtualClocks(clusterShape('a100-hdr', 2, 8));
-    for (const r of [0, 1]) v.issue(r, { key: 'p', kind: 'send-recv', bytes: 1e8, members: [0, 1] });
-    for (const r of [2, 9]) v.issue(r, { key: 'q', kind: 'send-recv', bytes: 1e8, members: [2, 9] });
+    for (const r of [0, 1])
+      v.issue(r, { key: 'p', kind: 'send-recv', bytes: 1e8, members: [0, 1] });
+    for (const r of [2, 9])
+      v.issue(r, { key: 'q', kind: 'send-recv', bytes: 1e8, members: [2, 9] });
     expect(v.completion('p')!).toBeLessThan(v.completion('q')!);
   });
 });
@@ -113,10 +138,15 @@ describe('virtual clocks: DDP overlap', () => {
 describe('virtual clocks: ZeRO-3 against DDP', () => {
   it('ZeRO-3 communication per step is 1.5× DDP’s ± 5 % (all-gather twice and reduce-scatter once vs one all-reduce)', () => {
     const bytes = 2 * 1.3e9; // bf16 gradients of a 1.3B-parameter model
-    for (const s of [clusterShape('a100-hdr', 1, 8), clusterShape('a100-hdr', 2, 8), clusterShape('h100-ndr-no-nvls', 2, 8)]) {
+    for (const s of [
+      clusterShape('a100-hdr', 1, 8),
+      clusterShape('a100-hdr', 2, 8),
+      clusterShape('h100-ndr-no-nvls', 2, 8),
+    ]) {
       const v = new VirtualClocks(s);
       const ddp = v.collectiveSeconds('all-reduce', bytes);
-      const zero3 = 2 * v.collectiveSeconds('all-gather', bytes) + v.collectiveSeconds('reduce-scatter', bytes);
+      const zero3 =
+        2 * v.collectiveSeconds('all-gather', bytes) + v.collectiveSeconds('reduce-scatter', bytes);
       expect(zero3 / ddp).toBeGreaterThan(1.5 * 0.95);
       expect(zero3 / ddp).toBeLessThan(1.5 * 1.05);
     }
@@ -125,7 +155,10 @@ describe('virtual clocks: ZeRO-3 against DDP', () => {
   it('with NVLink SHARP the all-reduce gets cheaper than the ring, so the ratio grows (what the book must say)', () => {
     const v = new VirtualClocks(clusterShape('h100-ndr', 1, 8));
     const bytes = 2 * 1.3e9;
-    const ratio = (2 * v.collectiveSeconds('all-gather', bytes) + v.collectiveSeconds('reduce-scatter', bytes)) / v.collectiveSeconds('all-reduce', bytes);
+    const ratio =
+      (2 * v.collectiveSeconds('all-gather', bytes) +
+        v.collectiveSeconds('reduce-scatter', bytes)) /
+      v.collectiveSeconds('all-reduce', bytes);
     expect(ratio).toBeGreaterThan(1.5 * 1.05);
   });
 });
@@ -151,7 +184,9 @@ describe('virtual clocks: stragglers and faults', () => {
   });
 
   it('jitter is seeded, bounded and stretches compute only', () => {
-    const v = new VirtualClocks(clusterShape('h100-ndr', 1, 4), { jitter: { amplitude: 0.25, seed: 1 } });
+    const v = new VirtualClocks(clusterShape('h100-ndr', 1, 4), {
+      jitter: { amplitude: 0.25, seed: 1 },
+    });
     const spans = Array.from({ length: 50 }, () => v.compute(2, 1));
     for (const s of spans) {
       expect(s.end - s.start).toBeGreaterThanOrEqual(1);
@@ -161,7 +196,13 @@ describe('virtual clocks: stragglers and faults', () => {
   });
 
   it('a rank dead at step k makes the next collective time out, naming the ranks that never arrived', () => {
-    const v = new VirtualClocks(shape, { deaths: [{ rank: 3, atStep: 1 }, { rank: 12, atStep: 1 }], collectiveTimeoutSeconds: 30 });
+    const v = new VirtualClocks(shape, {
+      deaths: [
+        { rank: 3, atStep: 1 },
+        { rank: 12, atStep: 1 },
+      ],
+      collectiveTimeoutSeconds: 30,
+    });
     ddpStep(v, { ...computeBound, step: 0 });
     expect(() => ddpStep(v, { ...computeBound, step: 1 })).toThrow(CollectiveTimeoutError);
     const err = (() => {
@@ -183,33 +224,47 @@ describe('virtual clocks: stragglers and faults', () => {
     const v = new VirtualClocks(clusterShape('h100-ndr', 1, 4), { collectiveTimeoutSeconds: 60 });
     v.compute(2, 100);
     const hs = [0, 1, 2, 3].map((r) => v.issue(r, { key: 'late', kind: 'all-reduce', bytes: 1e6 }));
-    expect(() => v.wait(hs[0]!)).toThrow(/collective late timed out after 60 s of virtual time: rank 2 never arrived/);
+    expect(() => v.wait(hs[0]!)).toThrow(
+      /collective late timed out after 60 s of virtual time: rank 2 never arrived/,
+    );
     expect(v.wait(hs[2]!)).toBeGreaterThan(100);
   });
 
   it('jitter can be limited to some ranks', () => {
-    const v = new VirtualClocks(clusterShape('h100-ndr', 1, 4), { jitter: { amplitude: 0.5, seed: 3, ranks: [1] } });
+    const v = new VirtualClocks(clusterShape('h100-ndr', 1, 4), {
+      jitter: { amplitude: 0.5, seed: 3, ranks: [1] },
+    });
     expect(v.compute(0, 1).end).toBe(1);
     expect(v.compute(1, 1).end).toBeGreaterThan(1);
-    expect(() => new VirtualClocks(clusterShape('h100-ndr', 1, 4), { jitter: { amplitude: 0.5, seed: 3, ranks: [4] } })).toThrow(/outside a world of 4/);
+    expect(
+      () =>
+        new VirtualClocks(clusterShape('h100-ndr', 1, 4), {
+          jitter: { amplitude: 0.5, seed: 3, ranks: [4] },
+        }),
+    ).toThrow(/outside a world of 4/);
   });
 
   it('waiting on a collective whose members are alive but not there yet is an error, not a hang', () => {
     const v = new VirtualClocks(clusterShape('h100-ndr', 1, 2));
     const h = v.issue(0, { key: 'z', kind: 'broadcast', bytes: 10 });
     expect(() => v.wait(h)).toThrow(/still waiting for rank\(s\) 1/);
-    expect(() => v.issue(1, { key: 'z', kind: 'broadcast', bytes: 11 })).toThrow(/others called broadcast of 10 B/);
+    expect(() => v.issue(1, { key: 'z', kind: 'broadcast', bytes: 11 })).toThrow(
+      /others called broadcast of 10 B/,
+    );
   });
 
   it('rejects bad plans', () => {
-    expect(() => new VirtualClocks(shape, { slowdown: { 99: 2 } })).toThrow(/outside a world of 16/);
+    expect(() => new VirtualClocks(shape, { slowdown: { 99: 2 } })).toThrow(
+      /outside a world of 16/,
+    );
     expect(() => new VirtualClocks(shape, { slowdown: { 1: 0.5 } })).toThrow(/≥ 1/);
   });
 });
 
 describe('RankClock: one rank’s clock, for a worker that shares only arrival times', () => {
   it('gives every member the same end from the same arrivals, whatever order they are read in', async () => {
-    const { RankClock, collectiveEnd } = await import('../../../playground/simulation/rank-clock.ts');
+    const { RankClock, collectiveEnd } =
+      await import('../../../playground/simulation/rank-clock.ts');
     const clocks = [new RankClock(0), new RankClock(1, { slowdown: 2 })];
     clocks[0]!.charge(1e-3);
     clocks[1]!.charge(1e-3);
@@ -221,7 +276,13 @@ describe('RankClock: one rank’s clock, for a worker that shares only arrival t
     // The next collective on rank 0 queues behind the first even though its compute is idle.
     expect(clocks[0]!.arrive(clocks[0]!.now)).toBe(end);
     expect(clocks[0]!.wait(end)).toBe(end);
-    expect(clocks[0]!.report()).toEqual({ rank: 0, clock: end, computeSeconds: 1e-3, commSeconds: 5e-4, exposedCommSeconds: end - 1e-3 });
+    expect(clocks[0]!.report()).toEqual({
+      rank: 0,
+      clock: end,
+      computeSeconds: 1e-3,
+      commSeconds: 5e-4,
+      exposedCommSeconds: end - 1e-3,
+    });
     expect(() => collectiveEnd([], 1)).toThrow(/at least one arrival/);
   });
 });

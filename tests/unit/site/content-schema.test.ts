@@ -20,7 +20,12 @@ function fixture(frontmatter: string): string {
 async function syncContent(contentDir: string): Promise<{ code: number; output: string }> {
   try {
     const { stdout, stderr } = await run('node_modules/.bin/astro', ['sync'], {
-      env: { ...process.env, RANKS_CONTENT_DIR: contentDir, RANKS_CACHE_DIR: join(contentDir, '.cache'), ASTRO_TELEMETRY_DISABLED: '1' },
+      env: {
+        ...process.env,
+        RANKS_CONTENT_DIR: contentDir,
+        RANKS_CACHE_DIR: join(contentDir, '.cache'),
+        ASTRO_TELEMETRY_DISABLED: '1',
+      },
     });
     return { code: 0, output: stdout + stderr };
   } catch (e) {
@@ -31,19 +36,30 @@ async function syncContent(contentDir: string): Promise<{ code: number; output: 
 
 describe('chapter frontmatter', () => {
   it('accepts a complete chapter', () => {
-    const ok = chapterSchema.safeParse({ title: 'Collectives', order: 2, summary: 'How ranks talk to each other.', objectives: ['Name them'] });
+    const ok = chapterSchema.safeParse({
+      title: 'Collectives',
+      order: 2,
+      summary: 'How ranks talk to each other.',
+      objectives: ['Name them'],
+    });
     expect(ok.success).toBe(true);
   });
 
   it('rejects missing objectives and a non-numeric order, naming each field', () => {
-    const bad = chapterSchema.safeParse({ title: 'Collectives', order: 'two', summary: 'How ranks talk to each other.' });
+    const bad = chapterSchema.safeParse({
+      title: 'Collectives',
+      order: 'two',
+      summary: 'How ranks talk to each other.',
+    });
     expect(bad.success).toBe(false);
     const paths = bad.error!.issues.map((i) => i.path.join('.'));
     expect(paths).toEqual(expect.arrayContaining(['order', 'objectives']));
   });
 
   it('fails the build with a message naming the file and the field', async () => {
-    const dir = fixture('title: Broken\norder: first\nsummary: A chapter whose order is not a number at all.\nobjectives: [one]');
+    const dir = fixture(
+      'title: Broken\norder: first\nsummary: A chapter whose order is not a number at all.\nobjectives: [one]',
+    );
     const { code, output } = await syncContent(dir);
     rmSync(dir, { recursive: true, force: true });
     expect(code).not.toBe(0);

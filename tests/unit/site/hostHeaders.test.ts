@@ -7,12 +7,22 @@ describe('host headers (issue 19, item 10)', () => {
     const text = readFileSync('public/_headers', 'utf8');
     const lines = text.split('\n').filter((l) => l.trim() && !l.startsWith('#'));
     expect(lines[0]).toBe('/*');
-    const sent = Object.fromEntries(lines.slice(1).map((l) => { const i = l.indexOf(':'); return [l.slice(0, i).trim(), l.slice(i + 1).trim()]; }));
+    const sent = Object.fromEntries(
+      lines.slice(1).map((l) => {
+        const i = l.indexOf(':');
+        return [l.slice(0, i).trim(), l.slice(i + 1).trim()];
+      }),
+    );
     expect(sent).toEqual(siteHeaders);
   });
 
   it('the policy refuses other origins, plugins, framing and eval, and allows what the site needs', () => {
-    const d = Object.fromEntries(contentSecurityPolicy.split('; ').map((p) => { const [k, ...v] = p.split(' '); return [k, v]; }));
+    const d = Object.fromEntries(
+      contentSecurityPolicy.split('; ').map((p) => {
+        const [k, ...v] = p.split(' ');
+        return [k, v];
+      }),
+    );
     expect(d['default-src']).toEqual(["'self'"]);
     expect(d['connect-src']).toEqual(["'self'"]);
     expect(d['worker-src']).toEqual(["'self'", 'blob:']);

@@ -5,28 +5,68 @@
  */
 export const PYTORCH_API: { names: string[]; source: string }[] = [
   {
-    names: ['dist.init_process_group', 'dist.destroy_process_group', 'dist.is_initialized', 'dist.is_nccl_available', 'dist.get_rank', 'dist.get_world_size', 'dist.new_group', 'dist.all_reduce', 'dist.all_gather', 'dist.broadcast', 'dist.reduce', 'dist.scatter', 'dist.gather', 'dist.barrier', 'dist.isend', 'dist.recv', 'dist.ReduceOp.SUM', 'dist.ReduceOp.MAX'],
-    source: 'torch/distributed/distributed_c10d.py (public functions; ReduceOp from torch._C._distributed_c10d)',
+    names: [
+      'dist.init_process_group',
+      'dist.destroy_process_group',
+      'dist.is_initialized',
+      'dist.is_nccl_available',
+      'dist.get_rank',
+      'dist.get_world_size',
+      'dist.new_group',
+      'dist.all_reduce',
+      'dist.all_gather',
+      'dist.broadcast',
+      'dist.reduce',
+      'dist.scatter',
+      'dist.gather',
+      'dist.barrier',
+      'dist.isend',
+      'dist.recv',
+      'dist.ReduceOp.SUM',
+      'dist.ReduceOp.MAX',
+    ],
+    source:
+      'torch/distributed/distributed_c10d.py (public functions; ReduceOp from torch._C._distributed_c10d)',
   },
   {
     names: ['dist.reduce_scatter_tensor', 'dist.all_gather_into_tensor'],
-    source: 'torch/distributed/distributed_c10d.py; Gloo implements them as _reduce_scatter_base and _allgather_base in torch/csrc/distributed/c10d/ProcessGroupGloo.hpp @ 06b24a9d8bc29d5600435f56c66abc8734a8f574 (added by pytorch/pytorch#112144, #118911)',
+    source:
+      'torch/distributed/distributed_c10d.py; Gloo implements them as _reduce_scatter_base and _allgather_base in torch/csrc/distributed/c10d/ProcessGroupGloo.hpp @ 06b24a9d8bc29d5600435f56c66abc8734a8f574 (added by pytorch/pytorch#112144, #118911)',
   },
   {
-    names: ['nn.SyncBatchNorm', 'nn.SyncBatchNorm.convert_sync_batchnorm', 'nn.BatchNorm1d', 'nn.Linear', 'nn.Sequential', 'nn.Tanh'],
-    source: 'torch/nn/modules/batchnorm.py @ 5c6695eeeec82353acf609f111efccf5281171c4 (SyncBatchNorm.forward accepts only cuda or PrivateUse1 inputs), torch/nn/modules/linear.py, container.py, activation.py',
+    names: [
+      'nn.SyncBatchNorm',
+      'nn.SyncBatchNorm.convert_sync_batchnorm',
+      'nn.BatchNorm1d',
+      'nn.Linear',
+      'nn.Sequential',
+      'nn.Tanh',
+    ],
+    source:
+      'torch/nn/modules/batchnorm.py @ 5c6695eeeec82353acf609f111efccf5281171c4 (SyncBatchNorm.forward accepts only cuda or PrivateUse1 inputs), torch/nn/modules/linear.py, container.py, activation.py',
   },
   {
-    names: ['torch.distributed.fsdp.fully_shard', 'FSDPModule.set_modules_to_forward_prefetch', 'FSDPModule.set_modules_to_backward_prefetch', 'DTensor.full_tensor'],
-    source: 'torch/distributed/fsdp/__init__.py (from ._fully_shard import FSDPModule, fully_shard, …), torch/distributed/fsdp/_fully_shard/_fully_shard.py (FSDPModule.set_modules_to_forward_prefetch / _backward_prefetch), torch/distributed/tensor/_api.py (DTensor.full_tensor); record_function names "FSDP::all_gather", "FSDP::post_forward", "FSDP::post_backward_reduce" in _fsdp_param_group.py / _fsdp_state.py',
+    names: [
+      'torch.distributed.fsdp.fully_shard',
+      'FSDPModule.set_modules_to_forward_prefetch',
+      'FSDPModule.set_modules_to_backward_prefetch',
+      'DTensor.full_tensor',
+    ],
+    source:
+      'torch/distributed/fsdp/__init__.py (from ._fully_shard import FSDPModule, fully_shard, …), torch/distributed/fsdp/_fully_shard/_fully_shard.py (FSDPModule.set_modules_to_forward_prefetch / _backward_prefetch), torch/distributed/tensor/_api.py (DTensor.full_tensor); record_function names "FSDP::all_gather", "FSDP::post_forward", "FSDP::post_backward_reduce" in _fsdp_param_group.py / _fsdp_state.py',
   },
   {
     names: ['torch.profiler.profile'],
-    source: 'torch/profiler/profiler.py (profile; events() gives FunctionEvent with name and time_range in µs)',
+    source:
+      'torch/profiler/profiler.py (profile; events() gives FunctionEvent with name and time_range in µs)',
   },
   {
-    names: ['torch.nn.parallel.DistributedDataParallel', 'torch.utils.data.distributed.DistributedSampler'],
-    source: 'torch/nn/parallel/distributed.py (DistributedDataParallel(module, device_ids, broadcast_buffers, …)), torch/utils/data/distributed.py',
+    names: [
+      'torch.nn.parallel.DistributedDataParallel',
+      'torch.utils.data.distributed.DistributedSampler',
+    ],
+    source:
+      'torch/nn/parallel/distributed.py (DistributedDataParallel(module, device_ids, broadcast_buffers, …)), torch/utils/data/distributed.py',
   },
 ];
 
@@ -41,13 +81,17 @@ const TRACKED_METHODS: Record<string, string> = {
 export function pytorchNamesIn(source: string): string[] {
   const found = new Set<string>();
   const code = codeOnly(source);
-  for (const m of code.matchAll(/(?<![\w.])dist\.ReduceOp\.(\w+)/g)) found.add(`dist.ReduceOp.${m[1]}`);
-  for (const m of code.matchAll(/(?<![\w.])dist\.(\w+)/g)) if (m[1] !== 'ReduceOp') found.add(`dist.${m[1]}`);
-  for (const m of code.matchAll(/(?<![\w.])nn\.(\w+)(?:\.(\w+))?/g)) found.add(m[2] && /^[a-z]/.test(m[2]) ? `nn.${m[1]}.${m[2]}` : `nn.${m[1]}`);
+  for (const m of code.matchAll(/(?<![\w.])dist\.ReduceOp\.(\w+)/g))
+    found.add(`dist.ReduceOp.${m[1]}`);
+  for (const m of code.matchAll(/(?<![\w.])dist\.(\w+)/g))
+    if (m[1] !== 'ReduceOp') found.add(`dist.${m[1]}`);
+  for (const m of code.matchAll(/(?<![\w.])nn\.(\w+)(?:\.(\w+))?/g))
+    found.add(m[2] && /^[a-z]/.test(m[2]) ? `nn.${m[1]}.${m[2]}` : `nn.${m[1]}`);
   for (const m of code.matchAll(/^from (torch[\w.]*) import ([\w, ]+?)(?: as \w+)?$/gm)) {
     for (const name of m[2]!.split(',').map((s) => s.trim())) found.add(`${m[1]}.${name}`);
   }
-  for (const m of code.matchAll(/\.(\w+)\(/g)) if (Object.hasOwn(TRACKED_METHODS, m[1]!)) found.add(`${TRACKED_METHODS[m[1]!]}.${m[1]}`);
+  for (const m of code.matchAll(/\.(\w+)\(/g))
+    if (Object.hasOwn(TRACKED_METHODS, m[1]!)) found.add(`${TRACKED_METHODS[m[1]!]}.${m[1]}`);
   return [...found].sort();
 }
 
@@ -56,5 +100,7 @@ function codeOnly(source: string): string {
   return source
     .replace(/"""[\s\S]*?"""/g, '')
     .replace(/#.*$/gm, '')
-    .replace(/(?<!\w)(f?)(["'])((?:\\.|(?!\2).)*)\2/g, (_, f: string, _q: string, body: string) => (f ? [...body.matchAll(/\{([^{}]*)\}/g)].map((m) => ` ${m[1]} `).join('') : '""'));
+    .replace(/(?<!\w)(f?)(["'])((?:\\.|(?!\2).)*)\2/g, (_, f: string, _q: string, body: string) =>
+      f ? [...body.matchAll(/\{([^{}]*)\}/g)].map((m) => ` ${m[1]} `).join('') : '""',
+    );
 }

@@ -6,7 +6,12 @@ import { describe, expect, it } from 'vitest';
 
 const root = process.cwd();
 const cli = join(root, 'playground', 'cli', 'ranks.ts');
-const run = (...args: string[]) => spawnSync(process.execPath, [cli, 'twin', ...args], { encoding: 'utf8', cwd: tmpdir(), timeout: 30_000 });
+const run = (...args: string[]) =>
+  spawnSync(process.execPath, [cli, 'twin', ...args], {
+    encoding: 'utf8',
+    cwd: tmpdir(),
+    timeout: 30_000,
+  });
 
 describe('npm run ranks -- twin', () => {
   it('prints the twin of a playground given by path or by name, and the launch hint on stderr', () => {

@@ -10,7 +10,12 @@ const api: RankApi = {
   async run(start: RankStart) {
     const words = new Int32Array(start.world.memory.buffer);
     Atomics.store(words, H_POISON, 2);
-    start.events.postMessage({ type: 'error', rank: start.rank, message: 'hostile rank wrote the poison word', time: 0 });
+    start.events.postMessage({
+      type: 'error',
+      rank: start.rank,
+      message: 'hostile rank wrote the poison word',
+      time: 0,
+    });
     start.events.postMessage({ type: 'exit', rank: start.rank, ok: false, time: 0 });
     await new Promise(() => {});
   },

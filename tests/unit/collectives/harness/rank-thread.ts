@@ -7,28 +7,48 @@ import type { SharedWorld } from '../../../../playground/collectives/shared-worl
 import type { TraceEvent } from '../../../../playground/contract/protocol.ts';
 import { scenarios, type ScenarioContext } from './scenarios.ts';
 
-const { world, rank, withTensors } = workerData as { world: SharedWorld; rank: number; withTensors: boolean };
+const { world, rank, withTensors } = workerData as {
+  world: SharedWorld;
+  rank: number;
+  withTensors: boolean;
+};
 const traces: TraceEvent[] = [];
 let dist: Dist | null = null;
 let raw: RankCollectives;
 if (withTensors) {
   const tf = await import('@tensorflow/tfjs');
   await tf.setBackend('cpu');
-  const joined = await joinWorld(world, rank, { tf, backend: 'cpu', onTrace: (e) => traces.push(e) });
+  const joined = await joinWorld(world, rank, {
+    tf,
+    backend: 'cpu',
+    onTrace: (e) => traces.push(e),
+  });
   dist = joined.dist;
   raw = joined.comm;
 } else {
-  raw = new RankCollectives(world, rank, { now: () => performance.now(), onTrace: (e) => traces.push(e) });
+  raw = new RankCollectives(world, rank, {
+    now: () => performance.now(),
+    onTrace: (e) => traces.push(e),
+  });
 }
 
-parentPort!.on('message', async (msg: { id: number; scenario: keyof typeof scenarios; args: unknown }) => {
-  traces.length = 0;
-  const ctx: ScenarioContext = { rank, worldSize: world.worldSize, raw, dist, traces };
-  try {
-    const value = await (scenarios[msg.scenario] as (c: ScenarioContext, a: unknown) => Promise<unknown>)(ctx, msg.args);
-    parentPort!.postMessage({ id: msg.id, ok: true, value });
-  } catch (err) {
-    parentPort!.postMessage({ id: msg.id, ok: false, error: err instanceof Error ? err.message : String(err) });
-  }
-});
+parentPort!.on(
+  'message',
+  async (msg: { id: number; scenario: keyof typeof scenarios; args: unknown }) => {
+    traces.length = 0;
+    const ctx: ScenarioContext = { rank, worldSize: world.worldSize, raw, dist, traces };
+    try {
+      const value = await (
+        scenarios[msg.scenario] as (c: ScenarioContext, a: unknown) => Promise<unknown>
+      )(ctx, msg.args);
+      parentPort!.postMessage({ id: msg.id, ok: true, value });
+    } catch (err) {
+      parentPort!.postMessage({
+        id: msg.id,
+        ok: false,
+        error: err instanceof Error ? err.message : String(err),
+      });
+    }
+  },
+);
 parentPort!.postMessage({ ready: true });

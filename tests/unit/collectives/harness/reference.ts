@@ -36,18 +36,32 @@ export function concatRef(parts: Arr[]): Arr {
   const total = parts.reduce((a, p) => a + p.length, 0);
   const out = parts[0] instanceof Int32Array ? new Int32Array(total) : new Float32Array(total);
   let at = 0;
-  for (const p of parts) { out.set(p, at); at += p.length; }
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
   return out;
 }
 
 /** Deterministic inputs whose reductions are exact in any order: small integers, and ±powers of two for prod. */
-export function inputFor(rank: number, length: number, dtype: 'float32' | 'int32', op: ReduceOp | 'none', salt = 0): Arr {
+export function inputFor(
+  rank: number,
+  length: number,
+  dtype: 'float32' | 'int32',
+  op: ReduceOp | 'none',
+  salt = 0,
+): Arr {
   const out = dtype === 'int32' ? new Int32Array(length) : new Float32Array(length);
   let s = (rank + 1) * 2654435761 + salt * 97 + length;
   for (let i = 0; i < length; i++) {
     s = (Math.imul(s, 1103515245) + 12345) | 0;
     const r = (s >>> 16) & 0x7fff;
-    out[i] = op === 'prod' ? (dtype === 'int32' ? (r % 5) - 2 : [0.5, 1, 2, -1, -0.5, 4][r % 6]!) : (r % 201) - 100;
+    out[i] =
+      op === 'prod'
+        ? dtype === 'int32'
+          ? (r % 5) - 2
+          : [0.5, 1, 2, -1, -0.5, 4][r % 6]!
+        : (r % 201) - 100;
   }
   return out;
 }

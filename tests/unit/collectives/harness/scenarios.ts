@@ -14,12 +14,26 @@ export interface ScenarioContext {
 }
 
 export type RawCall =
-  | { kind: 'allReduce'; input: Payload; op?: ReduceOp; algorithm?: AllReduceAlgorithm; group?: number[]; async?: boolean }
+  | {
+      kind: 'allReduce';
+      input: Payload;
+      op?: ReduceOp;
+      algorithm?: AllReduceAlgorithm;
+      group?: number[];
+      async?: boolean;
+    }
   | { kind: 'reduceScatter'; input: Payload; op?: ReduceOp; group?: number[] }
   | { kind: 'allGather'; input: Payload; group?: number[] }
   | { kind: 'broadcast'; input: Payload; src: number; group?: number[] }
   | { kind: 'reduce'; input: Payload; dst: number; op?: ReduceOp; group?: number[] }
-  | { kind: 'scatter'; input: Payload | null; sliceLength: number; dtype: 'float32' | 'int32'; src: number; group?: number[] }
+  | {
+      kind: 'scatter';
+      input: Payload | null;
+      sliceLength: number;
+      dtype: 'float32' | 'int32';
+      src: number;
+      group?: number[];
+    }
   | { kind: 'gather'; input: Payload; dst: number; group?: number[] }
   | { kind: 'barrier'; group?: number[] }
   | { kind: 'skip' };
@@ -27,15 +41,29 @@ export type RawCall =
 function issue(c: RankCollectives, call: RawCall): Promise<unknown> {
   const group = 'group' in call && call.group ? c.newGroup(call.group) : undefined;
   switch (call.kind) {
-    case 'allReduce': return c.allReduce(call.input, { op: call.op, algorithm: call.algorithm, group, async: call.async });
-    case 'reduceScatter': return c.reduceScatter(call.input, { op: call.op, group });
-    case 'allGather': return c.allGather(call.input, { group });
-    case 'broadcast': return c.broadcast(call.input, { src: call.src, group });
-    case 'reduce': return c.reduce(call.input, { dst: call.dst, op: call.op, group });
-    case 'scatter': return c.scatter(call.input, call.sliceLength, call.dtype, { src: call.src, group });
-    case 'gather': return c.gather(call.input, { dst: call.dst, group });
-    case 'barrier': return c.barrier({ group });
-    case 'skip': return Promise.resolve(null);
+    case 'allReduce':
+      return c.allReduce(call.input, {
+        op: call.op,
+        algorithm: call.algorithm,
+        group,
+        async: call.async,
+      });
+    case 'reduceScatter':
+      return c.reduceScatter(call.input, { op: call.op, group });
+    case 'allGather':
+      return c.allGather(call.input, { group });
+    case 'broadcast':
+      return c.broadcast(call.input, { src: call.src, group });
+    case 'reduce':
+      return c.reduce(call.input, { dst: call.dst, op: call.op, group });
+    case 'scatter':
+      return c.scatter(call.input, call.sliceLength, call.dtype, { src: call.src, group });
+    case 'gather':
+      return c.gather(call.input, { dst: call.dst, group });
+    case 'barrier':
+      return c.barrier({ group });
+    case 'skip':
+      return Promise.resolve(null);
   }
 }
 
@@ -74,7 +102,11 @@ export const scenarios = {
     const prev = (rank + n - 1) % n;
     const chunk = Math.ceil(input.length / n);
     const data = input.slice();
-    const piece = (k: number) => [((k % n) + n) % n * chunk, Math.min(data.length, (((k % n) + n) % n + 1) * chunk)] as const;
+    const piece = (k: number) =>
+      [
+        (((k % n) + n) % n) * chunk,
+        Math.min(data.length, ((((k % n) + n) % n) + 1) * chunk),
+      ] as const;
     for (let s = 0; s < n - 1; s++) {
       const [a, b] = piece(rank - s);
       const [ra, rb] = piece(rank - s - 1);
@@ -98,9 +130,16 @@ export const scenarios = {
   async p2pStream(ctx: ScenarioContext, a: { length: number; count: number }) {
     const { raw: c, rank, worldSize: n } = ctx;
     const sends = [];
-    for (let k = 0; k < a.count; k++) sends.push(c.send(Int32Array.from({ length: a.length }, (_, i) => rank * 1000 + k * 7 + i), { dst: (rank + 1) % n }));
+    for (let k = 0; k < a.count; k++)
+      sends.push(
+        c.send(
+          Int32Array.from({ length: a.length }, (_, i) => rank * 1000 + k * 7 + i),
+          { dst: (rank + 1) % n },
+        ),
+      );
     const got = [];
-    for (let k = 0; k < a.count; k++) got.push(await c.recv(a.length, 'int32', { src: (rank + n - 1) % n }));
+    for (let k = 0; k < a.count; k++)
+      got.push(await c.recv(a.length, 'int32', { src: (rank + n - 1) % n }));
     await Promise.all(sends);
     return got;
   },
@@ -108,7 +147,10 @@ export const scenarios = {
   /** Throws whatever a bad call throws, synchronously. */
   async badCall(ctx: ScenarioContext, a: { method: string; args: unknown[] }) {
     try {
-      const target = (a.method.startsWith('dist.') ? ctx.dist : ctx.raw) as unknown as Record<string, (...x: unknown[]) => unknown>;
+      const target = (a.method.startsWith('dist.') ? ctx.dist : ctx.raw) as unknown as Record<
+        string,
+        (...x: unknown[]) => unknown
+      >;
       const name = a.method.replace(/^dist\./, '');
       const args = a.method.startsWith('dist.') ? await tensorArgs(ctx, a.args) : a.args;
       target[name]!(...args);
@@ -135,9 +177,15 @@ export const scenarios = {
   },
 
   /** Rank `busy` computes synchronously for `ms` (its thread never yields) before its calls; the rest call at once. */
-  async busyThenCalls(ctx: ScenarioContext, a: { busy: number; ms: number; calls: RawCall[]; p2p?: boolean }) {
+  async busyThenCalls(
+    ctx: ScenarioContext,
+    a: { busy: number; ms: number; calls: RawCall[]; p2p?: boolean },
+  ) {
     const t0 = performance.now();
-    if (ctx.rank === a.busy) while (performance.now() - t0 < a.ms) { /* a long synchronous computation */ }
+    if (ctx.rank === a.busy)
+      while (performance.now() - t0 < a.ms) {
+        /* a long synchronous computation */
+      }
     try {
       if (a.p2p) {
         const n = ctx.worldSize;
@@ -193,9 +241,16 @@ export const scenarios = {
   /** Rank `failing` cannot read its input (as when a GPU read fails); the others wait in the same all-reduce. */
   async failingInput(ctx: ScenarioContext, a: { failing: number }) {
     const t0 = performance.now();
-    const input = ctx.rank === a.failing
-      ? { dtype: 'float32' as const, length: 8, data: new Promise<Float32Array>((_, reject) => setTimeout(() => reject(new Error('device lost while reading the tensor')), 100)) }
-      : new Float32Array(8);
+    const input =
+      ctx.rank === a.failing
+        ? {
+            dtype: 'float32' as const,
+            length: 8,
+            data: new Promise<Float32Array>((_, reject) =>
+              setTimeout(() => reject(new Error('device lost while reading the tensor')), 100),
+            ),
+          }
+        : new Float32Array(8);
     try {
       await ctx.raw.allReduce(input);
       return { ok: true, ms: performance.now() - t0 };
@@ -225,7 +280,15 @@ export const scenarios = {
     const pendingAfterCompute = !work.isCompleted();
     const y = await work.wait();
     const values = Array.from(await y.data());
-    return { computeSteps, completedDuringCompute, pendingAfterCompute, completedAfterWait: work.isCompleted(), first: values[0], inputKept: !x.isDisposed, len: values.length };
+    return {
+      computeSteps,
+      completedDuringCompute,
+      pendingAfterCompute,
+      completedAfterWait: work.isCompleted(),
+      first: values[0],
+      inputKept: !x.isDisposed,
+      len: values.length,
+    };
   },
 
   /** A dist call on tensors; returns what the reader sees. */
@@ -234,10 +297,21 @@ export const scenarios = {
     const args = await tensorArgs(ctx, a.args);
     const r = dist[a.method]!(...args) as unknown;
     const isWork = !!r && typeof (r as { wait?: unknown }).wait === 'function';
-    const out = (isWork ? await (r as { wait(): Promise<unknown> }).wait() : await r) as { shape: number[]; dtype: string; data(): Promise<ArrayLike<number>>; isDisposed: boolean } | null | undefined;
-    const inputsAlive = args.filter((x) => x && typeof x === 'object' && 'isDisposed' in (x as object)).every((x) => !(x as { isDisposed: boolean }).isDisposed);
+    const out = (isWork ? await (r as { wait(): Promise<unknown> }).wait() : await r) as
+      | { shape: number[]; dtype: string; data(): Promise<ArrayLike<number>>; isDisposed: boolean }
+      | null
+      | undefined;
+    const inputsAlive = args
+      .filter((x) => x && typeof x === 'object' && 'isDisposed' in (x as object))
+      .every((x) => !(x as { isDisposed: boolean }).isDisposed);
     if (!out) return { value: out ?? null, isWork, inputsAlive };
-    return { shape: out.shape, dtype: out.dtype, values: Array.from(await out.data()), isWork, inputsAlive };
+    return {
+      shape: out.shape,
+      dtype: out.dtype,
+      values: Array.from(await out.data()),
+      isWork,
+      inputsAlive,
+    };
   },
 };
 
@@ -250,7 +324,12 @@ async function tensorArgs(ctx: ScenarioContext, args: unknown[]): Promise<unknow
       return tf.tensor(t.tensor, t.shape, t.dtype ?? 'float32');
     }
     if (x && typeof x === 'object' && !Array.isArray(x) && !ArrayBuffer.isView(x)) {
-      return Object.fromEntries(Object.entries(x).map(([k, v]) => [k, k === 'group' && Array.isArray(v) ? ctx.dist!.newGroup(v) : v]));
+      return Object.fromEntries(
+        Object.entries(x).map(([k, v]) => [
+          k,
+          k === 'group' && Array.isArray(v) ? ctx.dist!.newGroup(v) : v,
+        ]),
+      );
     }
     return x;
   };

@@ -5,13 +5,13 @@ import { unified, rehypeHeadingIds } from '@astrojs/markdown-remark';
 import remarkMath from 'remark-math';
 import rehypeKatex from 'rehype-katex';
 import rehypeAutolinkHeadings from 'rehype-autolink-headings';
-import rehypeScrollableTables from './src/lib/markdown/rehypeScrollableTables.mjs';
-import { editorTypesPlugin } from './src/lib/playground/editorTypes.mjs';
-import { monacoCssOnDemand } from './src/lib/playground/monacoCssOnDemand.mjs';
+import rehypeScrollableTables from './src/lib/markdown/rehype-scrollable-tables.mjs';
+import { editorTypesPlugin } from './src/lib/playground/editor-types.mjs';
+import { monacoCssOnDemand } from './src/lib/playground/monaco-css-on-demand.mjs';
 
-import { isolationHeaders, siteHeaders } from './src/lib/site/hostHeaders.mjs';
+import { isolationHeaders, siteHeaders } from './src/lib/site/host-headers.mjs';
 
-// Cross-origin isolation and the Content-Security-Policy, defined once in src/lib/site/hostHeaders.mjs.
+// Cross-origin isolation and the Content-Security-Policy, defined once in src/lib/site/host-headers.mjs.
 export { isolationHeaders };
 
 export default defineConfig({

@@ -6,7 +6,7 @@
 // HTML and other unhashed files are network-first (updates arrive on the next online visit); files under
 // /_astro/ carry a content hash in their name and are cache-first. A new build renames the cache and drops the old.
 
-// Replaced at build time by src/lib/offline/stampServiceWorker.mjs (id: hash of dist/; searchFiles: Pagefind's index).
+// Replaced at build time by src/lib/offline/stamp-service-worker.mjs (id: hash of dist/; searchFiles: Pagefind's index).
 const BUILD = { id: 'dev', searchFiles: [] };
 
 const CACHE = `ranks-${BUILD.id}`;
@@ -15,7 +15,7 @@ const HASHED = /^\/_astro\//;
 const NETWORK_PATIENCE_MS = 4000;
 const SHELL = ['/', '/manifest.webmanifest', '/favicon.svg', '/icons/icon-192.png', '/icons/icon-512.png'];
 
-// The host's headers. Replaced at build time (stampServiceWorker.mjs) by all of src/lib/site/hostHeaders.mjs, so a
+// The host's headers. Replaced at build time (stamp-service-worker.mjs) by all of src/lib/site/host-headers.mjs, so a
 // host that sends none still gets the Content-Security-Policy with the isolation; unstamped, isolation only.
 const HOST_HEADERS = {
   'Cross-Origin-Opener-Policy': 'same-origin',

@@ -1,7 +1,7 @@
 import { defineCollection, reference } from 'astro:content';
 import { glob } from 'astro/loaders';
 import { z } from 'astro/zod';
-import { chapterSchema, questionSchema } from './lib/contentSchemas';
+import { chapterSchema, questionSchema } from './lib/content-schemas';
 
 // Chapters and question cards live in content/, outside src/, so the book reads as a book.
 // RANKS_CONTENT_DIR lets the schema test point the build at a fixture with a broken chapter.

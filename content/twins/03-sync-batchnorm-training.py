@@ -15,7 +15,7 @@ from ranks_twin import Lcg, exponential, js_str, require_cuda, say, start, finis
 
 require_cuda("SyncBatchNorm", "torch/nn/modules/batchnorm.py, SyncBatchNorm.forward")
 rank, world, device = start()
-sizes, rows, steps, lr = (4, 8, 3), 16, 5, 0.1  # the book's reference MLP (playground/parallel/referenceMlp.ts)
+sizes, rows, steps, lr = (4, 8, 3), 16, 5, 0.1  # the book's reference MLP (playground/parallel/reference-mlp.ts)
 
 
 def reference_model():

@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { chapterFiles, labSources, rawEmbeds } from '../playgroundManifest';
+import { chapterFiles, labSources, rawEmbeds } from '../playground-manifest';
 
 // Every playground the book embeds must run in the browser and print what its page promises; the list of
 // pages and how many playgrounds each holds come from the one playground manifest.

@@ -2,14 +2,14 @@ import { gzipSync } from 'node:zlib';
 import { test, expect, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { chapterPaths } from './pages';
-import { ringAllReduceSchedule, ringFrames } from '../../src/lib/figures/ringSchedule';
+import { ringAllReduceSchedule, ringFrames } from '../../src/lib/figures/ring-schedule';
 import {
   scalingCurve,
   defaultScalingInputs,
   SCALING_DEFAULTS,
-} from '../../src/lib/figures/scalingModel';
-import { fmtPercent, fmtSeconds } from '../../src/lib/figures/formatQuantities';
-import { PRIMARY_SOURCES, SOURCE_MAP } from '../../src/lib/sourceMap';
+} from '../../src/lib/figures/scaling-model';
+import { fmtPercent, fmtSeconds } from '../../src/lib/figures/format-quantities';
+import { PRIMARY_SOURCES, SOURCE_MAP } from '../../src/lib/source-map';
 
 const COLLECTIVES = '/chapters/collectives/';
 const FROM_SCRATCH = '/chapters/data-parallel-from-scratch/';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { firstChapterPath } from './pages';
 import { firstPlayground as pg } from './editor';
 import { startStaticHost, type HostMode } from './static-host';
-import { contentSecurityPolicy } from '../../src/lib/site/hostHeaders.mjs';
+import { contentSecurityPolicy } from '../../src/lib/site/host-headers.mjs';
 
 const dist = process.env.RANKS_DIST ?? 'dist';
 const buildId = (root: string) =>

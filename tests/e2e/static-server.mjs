@@ -1,11 +1,11 @@
 // Serves a built site the way a static host would. Three modes:
-//   (default)       the same headers (isolation, CSP; src/lib/site/hostHeaders.mjs) as `astro preview`;
+//   (default)       the same headers (isolation, CSP; src/lib/site/host-headers.mjs) as `astro preview`;
 //   --headers-file  the headers <root>/_headers gives each path, as Netlify and Cloudflare Pages read it;
 //   --no-isolation  (or --plain) no custom headers at all, like GitHub Pages: the service worker must isolate.
 import { createServer } from 'node:http';
 import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { extname, join, normalize, resolve } from 'node:path';
-import { siteHeaders } from '../../src/lib/site/hostHeaders.mjs';
+import { siteHeaders } from '../../src/lib/site/host-headers.mjs';
 
 const root = resolve(process.argv[2] ?? 'dist');
 const port = Number(process.argv[3] ?? 4399);

@@ -5,16 +5,16 @@ import {
   memoryFormula,
   STRATEGIES,
   type Strategy,
-} from '../../src/lib/figures/zeroMemory';
+} from '../../src/lib/figures/zero-memory';
 import { estimateStep } from '../../src/lib/figures/efficiency';
-import { linkPreset } from '../../src/lib/figures/linkPresets';
-import { ringAllReduceTerms } from '../../src/lib/figures/allReduceTime';
-import { fmtGB, fmtInt, fmtPercent, fmtSeconds } from '../../src/lib/figures/formatQuantities';
+import { linkPreset } from '../../src/lib/figures/link-presets';
+import { ringAllReduceTerms } from '../../src/lib/figures/all-reduce-time';
+import { fmtGB, fmtInt, fmtPercent, fmtSeconds } from '../../src/lib/figures/format-quantities';
 import {
   COMM_ESTIMATOR_DEFAULTS,
   MEMORY_CALCULATOR_DEFAULTS,
-} from '../../src/lib/figures/widgetDefaults';
-import { SOURCE_70B_TABLE } from '../../src/lib/figures/sourceErrata';
+} from '../../src/lib/figures/widget-defaults';
+import { SOURCE_70B_TABLE } from '../../src/lib/figures/source-errata';
 
 // The widgets and chapters must print exactly what src/lib/figures computes.
 const ZERO = '/chapters/memory-and-zero/';

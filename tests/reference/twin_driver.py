@@ -1,4 +1,4 @@
-"""Runs many PyTorch twins (content/twins/*.py) in one torchrun job, for tests/unit/twins/twinRuns.test.ts.
+"""Runs many PyTorch twins (content/twins/*.py) in one torchrun job, for tests/unit/twins/twin-runs.test.ts.
 
 Usage: /usr/bin/python3 -m torch.distributed.run --standalone --nproc_per_node N --redirects 1 --tee 1 \
            tests/reference/twin_driver.py content/twins/01-average-gradients.py ...

@@ -3,11 +3,11 @@ import type {
   ClusterEvent,
   RunningCluster,
 } from '../../../playground/cluster/protocol.ts';
-import { createEditor, type PlaygroundEditor } from './monacoEditor.ts';
-import { OutputView } from './outputView.ts';
-import { saveEdits } from './savedEdits.ts';
-import { shareUrl } from './shareLink.ts';
-import { renderTimeline } from './timelineView.ts';
+import { createEditor, type PlaygroundEditor } from './monaco-editor.ts';
+import { OutputView } from './output-view.ts';
+import { saveEdits } from './saved-edits.ts';
+import { shareUrl } from './share-link.ts';
+import { renderTimeline } from './timeline-view.ts';
 
 export interface WorkbenchConfig {
   id: string;

@@ -2,7 +2,7 @@
  * Step time of data-parallel training from compute and gradient communication: when the ring
  * all-reduce can no longer hide behind the backward pass, the job is network bound.
  */
-import { ringAllReduceSeconds, type AlphaBeta } from './allReduceTime';
+import { ringAllReduceSeconds, type AlphaBeta } from './all-reduce-time';
 
 /** NVIDIA H100 SXM datasheet: 989 TFLOP/s dense BF16 (the 1,979 figure assumes 2:4 sparsity). */
 export const H100_BF16_DENSE_FLOPS = 989e12;

@@ -1,4 +1,4 @@
-import type { CardStatus } from './progressStore';
+import type { CardStatus } from './progress-store';
 
 /**
  * The card practice mode serves next: the first card after `current` (wrapping around) that is not

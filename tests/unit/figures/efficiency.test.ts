@@ -5,8 +5,8 @@ import {
   estimateStep,
   H100_BF16_DENSE_FLOPS,
 } from '../../../src/lib/figures/efficiency';
-import { ringAllReduceSeconds } from '../../../src/lib/figures/allReduceTime';
-import { linkPreset } from '../../../src/lib/figures/linkPresets';
+import { ringAllReduceSeconds } from '../../../src/lib/figures/all-reduce-time';
+import { linkPreset } from '../../../src/lib/figures/link-presets';
 
 describe('step-time model', () => {
   it('compute is 6Ψ FLOPs per token (2 forward + 4 backward) over achieved FLOP/s', () => {

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadReference, maxParamDiff } from './referenceJson.ts';
-import { PRELUDE, runRanks } from './runRanks.ts';
-import { singleDeviceHistory, type OptimizerKind } from './singleDeviceRuns.ts';
+import { loadReference, maxParamDiff } from './reference-json.ts';
+import { PRELUDE, runRanks } from './run-ranks.ts';
+import { singleDeviceHistory, type OptimizerKind } from './single-device-runs.ts';
 import { SMALL_BUCKETS, TRAINER_FACTORIES, factoriesSource } from './trainers.ts';
 
 interface RunRecord {

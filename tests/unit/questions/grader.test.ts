@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { gradeQuantity, parseQuantity } from '../../../src/lib/questions/quantityGrader';
-import { gradeChoice } from '../../../src/lib/questions/choiceGrader';
+import { gradeQuantity, parseQuantity } from '../../../src/lib/questions/quantity-grader';
+import { gradeChoice } from '../../../src/lib/questions/choice-grader';
 
 describe('gradeQuantity', () => {
   it('accepts every spelling of the same amount of memory', () => {

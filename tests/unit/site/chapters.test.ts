@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readingMinutes } from '../../../src/lib/readingTime';
+import { readingMinutes } from '../../../src/lib/reading-time';
 
 describe('reading time', () => {
   it('counts prose at about 220 words a minute', () => {

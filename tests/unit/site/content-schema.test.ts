@@ -4,7 +4,7 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { chapterSchema } from '../../../src/lib/contentSchemas';
+import { chapterSchema } from '../../../src/lib/content-schemas';
 
 const run = promisify(execFile);
 

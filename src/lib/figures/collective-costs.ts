@@ -1,0 +1,68 @@
+/**
+ * Chapter 2's cost figures: bytes each rank moves in a ring all-reduce versus a gather-to-one
+ * all-reduce, the α–β time split, and the algorithm / bus bandwidth that nccl-tests reports.
+ */
+import {
+  busBandwidthFactor,
+  ringAllReduceSeconds,
+  ringAllReduceTerms,
+  type AlphaBeta,
+} from './all-reduce-time';
+
+/** Bytes one rank sends (and, symmetrically, receives) in a ring all-reduce of D bytes: 2(n−1)/n · D. */
+export function ringBytesSentPerRank(n: number, bytes: number): number {
+  return n <= 1 ? 0 : ((2 * (n - 1)) / n) * bytes;
+}
+
+/** Bytes the root receives when every rank sends its whole buffer to one rank, which then sends the sum back: (n−1) · D. */
+export function rootBytesReceivedNaive(n: number, bytes: number): number {
+  return Math.max(0, n - 1) * bytes;
+}
+
+export interface TrafficRow {
+  n: number;
+  ringPerRank: number;
+  naiveRoot: number;
+  latency: number;
+  transfer: number;
+  total: number;
+  /** nccl-tests algbw = D / T and busbw = algbw · 2(n−1)/n, both in bytes per second. */
+  algbw: number;
+  busbw: number;
+}
+
+/** One row per world size: what the ring buys over gathering on one rank, and where the time goes. */
+export function trafficTable(ns: readonly number[], bytes: number, link: AlphaBeta): TrafficRow[] {
+  return ns.map((n) => {
+    const { latency, transfer } = ringAllReduceTerms(bytes, n, link);
+    const total = ringAllReduceSeconds(bytes, n, link);
+    const algbw = bytes / total;
+    return {
+      n,
+      ringPerRank: ringBytesSentPerRank(n, bytes),
+      naiveRoot: rootBytesReceivedNaive(n, bytes),
+      latency,
+      transfer,
+      total,
+      algbw,
+      busbw: algbw * busBandwidthFactor('all-reduce', n),
+    };
+  });
+}
+
+/** Message size at which the latency and bandwidth terms of a ring all-reduce are equal: D* = n·α/β. */
+export function latencyBandwidthCrossover(n: number, link: AlphaBeta): number {
+  return n * link.alpha * link.bandwidth;
+}
+
+/** The chapter's worked example: the bf16 gradients of a 1B-parameter model. */
+export const CHAPTER2_EXAMPLE = {
+  params: 1e9,
+  bytesPerGradient: 2,
+  worldSizes: [2, 4, 8, 16, 64, 256],
+} as const;
+
+/** Bandwidth in decimal GB/s, one decimal, as nccl-tests prints it. */
+export function fmtGBs(bytesPerSecond: number): string {
+  return `${(bytesPerSecond / 1e9).toFixed(1)} GB/s`;
+}

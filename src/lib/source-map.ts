@@ -1,0 +1,606 @@
+/**
+ * Where the book covers each topic of the five source documents (content/…/seeds 000–004),
+ * as chapter file + heading anchor. A unit test checks that every anchor exists.
+ */
+import { commRatioToDdp } from './figures/comm-volume';
+import { fmtGB } from './figures/format-quantities';
+import { SOURCE_70B_TABLE, SOURCE_ZERO3_COMM_MULTIPLE } from './figures/source-errata';
+import { zeroPerGpuBytes } from './figures/zero-memory';
+
+const src70 = SOURCE_70B_TABLE;
+const zero2Chapter = zeroPerGpuBytes({
+  params: src70.params,
+  gpus: src70.gpus,
+  strategy: 'zero2',
+  accounting: 'chapter',
+});
+
+export interface SourceTopic {
+  topic: string;
+  /** Chapter file in content/chapters/. */
+  chapter: string;
+  /** Heading id inside that chapter (github-slugger of the heading text). */
+  anchor: string;
+  /** Set when the book corrects the source on this topic. */
+  correction?: string;
+}
+
+export interface SourceDocument {
+  file: string;
+  title: string;
+  topics: SourceTopic[];
+}
+
+const C1 = '01-what-is-data-parallelism.mdx',
+  C2 = '02-collectives.mdx',
+  C3 = '03-data-parallel-from-scratch.mdx';
+const C4 = '04-inside-ddp.mdx',
+  C5 = '05-memory-and-zero.mdx',
+  C6 = '06-fsdp-and-choosing.mdx';
+
+export const SOURCE_MAP: SourceDocument[] = [
+  {
+    file: '000_a2dffad86171e097.txt',
+    title: 'README of a torchrun demo of data parallelism',
+    topics: [
+      {
+        topic: 'Model replication, data sharding, gradient synchronization',
+        chapter: C1,
+        anchor: 'the-recipe',
+      },
+      {
+        topic: 'Demo: data-parallel inference, independent requests',
+        chapter: C1,
+        anchor: 'inference-needs-no-communication-at-all',
+      },
+      {
+        topic: 'Demo: data-parallel inference with broadcast, scatter and gather',
+        chapter: C2,
+        anchor: 'one-to-many-many-to-one',
+      },
+      {
+        topic: 'Demo: data-parallel training with gradient synchronization',
+        chapter: C3,
+        anchor: 'manual-ddp-a-wrapper-that-overrides-only-backward',
+      },
+      {
+        topic:
+          'Demo: a larger model under data parallelism (the book uses an MLP; the mechanics are the same for a transformer)',
+        chapter: C4,
+        anchor: 'try-it-the-three-exercises',
+      },
+      {
+        topic: 'Demo: throughput benefits of more ranks',
+        chapter: C3,
+        anchor: 'throughput-and-the-global-batch-size',
+      },
+      {
+        topic: 'Launching with torchrun --nproc_per_node',
+        chapter: C2,
+        anchor: 'launching-torchrun-and-slurm',
+      },
+      {
+        topic: 'DP versus tensor and pipeline parallelism',
+        chapter: C1,
+        anchor: 'data-tensor-and-pipeline-parallelism',
+      },
+      {
+        topic: 'When to use data parallelism',
+        chapter: C1,
+        anchor: 'when-data-parallelism-is-the-right-tool',
+      },
+      {
+        topic: 'Limitations: full replica memory, gradient synchronization overhead',
+        chapter: C5,
+        anchor: 'where-the-bytes-go',
+      },
+    ],
+  },
+  {
+    file: '001_1484db5f96fa40c0.txt',
+    title: 'Interview question card, "Data Parallelism"',
+    topics: [
+      {
+        topic: 'The algorithm: replicate, split, compute, all-reduce, update',
+        chapter: C1,
+        anchor: 'the-recipe',
+      },
+      {
+        topic: 'Worked example: global batch over 8 GPUs, micro-batches',
+        chapter: C3,
+        anchor: 'gradient-accumulation',
+      },
+      {
+        topic: 'Naive versus ring all-reduce communication',
+        chapter: C2,
+        anchor: 'the-αβ-cost-model',
+        correction:
+          'Per-rank ring traffic is 2(n−1)/n·D, nearly constant in n; the "O(n²) vs O(n)" contrast is loose. What grows is the latency term.',
+      },
+      {
+        topic: 'Ring all-reduce, step by step',
+        chapter: C2,
+        anchor: 'the-ring-all-reduce-step-by-step',
+      },
+      {
+        topic: 'DDP: one process per GPU, NCCL all-reduce',
+        chapter: C3,
+        anchor: 'nndataparallel-versus-distributeddataparallel',
+      },
+      {
+        topic: 'FSDP / ZeRO: sharding parameters',
+        chapter: C6,
+        anchor: 'sharding-strategies-are-zero-stages',
+      },
+      {
+        topic: 'Synchronous versus asynchronous updates, stragglers',
+        chapter: C3,
+        anchor: 'synchronous-and-asynchronous-sgd',
+      },
+      {
+        topic: 'Bandwidth bottleneck: gradient size equals model size',
+        chapter: C4,
+        anchor: 'what-ddp-costs-and-when-it-scales-linearly',
+      },
+      {
+        topic: 'When model parallelism is needed instead',
+        chapter: C6,
+        anchor: 'where-data-parallelism-stops',
+      },
+      {
+        topic: 'Follow-up: gradient accumulation with data parallelism',
+        chapter: C4,
+        anchor: 'no_sync-and-gradient-accumulation',
+      },
+      {
+        topic: 'Follow-up: DP versus DDP',
+        chapter: C3,
+        anchor: 'nndataparallel-versus-distributeddataparallel',
+      },
+    ],
+  },
+  {
+    file: '002_ad678634d09cb1f6.txt',
+    title: 'Book section on data parallelism',
+    topics: [
+      {
+        topic: 'The bd,df->bf einsum with b = 5120, d = 2048, f = 1024 on 2 devices',
+        chapter: C3,
+        anchor: 'a-worked-example-bddf-bf',
+      },
+      {
+        topic: 'Memory redundancy: the largest model is what fits on one device',
+        chapter: C5,
+        anchor: 'where-the-bytes-go',
+      },
+      {
+        topic:
+          'Feature / impact table (implementation, throughput, memory, communication, batch size)',
+        chapter: C3,
+        anchor: 'throughput-and-the-global-batch-size',
+      },
+      {
+        topic: 'DataParallel(SingleDevice) overriding only backward',
+        chapter: C3,
+        anchor: 'manual-ddp-a-wrapper-that-overrides-only-backward',
+      },
+      { topic: 'Gradient bucketing and overlap', chapter: C4, anchor: 'buckets' },
+      {
+        topic: 'A live playground under the text',
+        chapter: C3,
+        anchor: 'manual-ddp-a-wrapper-that-overrides-only-backward',
+      },
+    ],
+  },
+  {
+    file: '003_2a93f7b684c94e72.txt',
+    title: 'Lecture notes on data parallelism',
+    topics: [
+      {
+        topic: 'The banquet analogy',
+        chapter: C1,
+        anchor: 'the-banquet-analogy-and-where-it-breaks',
+        correction:
+          'Scaling is easy for inference only; in training the per-step all-reduce and stragglers bound the speed-up.',
+      },
+      { topic: 'Broadcast, scatter, gather', chapter: C2, anchor: 'the-eight-collectives' },
+      { topic: 'The BatchNorm exception', chapter: C3, anchor: 'batchnorm-and-syncbatchnorm' },
+      {
+        topic: 'Inference with data parallelism',
+        chapter: C3,
+        anchor: 'inference-under-data-parallelism',
+      },
+      {
+        topic: 'Training: forward, backward, all-reduce, update',
+        chapter: C3,
+        anchor: 'why-averaging-gradients-is-exact',
+      },
+      {
+        topic: 'torch.distributed, c10d, NCCL / Gloo / MPI, RPC',
+        chapter: C2,
+        anchor: 'torchdistributed',
+      },
+      {
+        topic: 'init_process_group, new_group, all_reduce with async_op handles',
+        chapter: C2,
+        anchor: 'torchdistributed',
+      },
+      {
+        topic: 'Sync versus async collectives',
+        chapter: C2,
+        anchor: 'groups-asynchronous-handles-and-the-barrier',
+      },
+      { topic: 'DistributedDataParallel', chapter: C4, anchor: 'buckets' },
+      {
+        topic: 'Launching: MASTER_ADDR, MASTER_PORT, WORLD_SIZE, SLURM',
+        chapter: C2,
+        anchor: 'launching-torchrun-and-slurm',
+        correction: 'The source script never sets RANK; each task must take it from SLURM_PROCID.',
+      },
+      {
+        topic: 'all_reduce example: arange(2) + 1 + 2·rank',
+        chapter: C2,
+        anchor: 'everyone-to-everyone',
+      },
+    ],
+  },
+  {
+    file: '004_9025589a4db2dcf3.txt',
+    title: '"Chapter 5: Data Parallelism Deep Dive"',
+    topics: [
+      {
+        topic: 'What data parallelism is: replicate, split, compute, synchronize, update',
+        chapter: C1,
+        anchor: 'the-recipe',
+      },
+      {
+        topic: 'Gradient averaging math, equal and unequal splits',
+        chapter: C3,
+        anchor: 'why-averaging-gradients-is-exact',
+        correction:
+          'all_reduce(SUM)/world_size equals the weighted formula only for equal shards; weight by |B_r|/|B| otherwise.',
+      },
+      { topic: 'Unequal splits, live', chapter: C3, anchor: 'unequal-shards' },
+      {
+        topic: 'DDP internals: buckets, overlap, broadcast',
+        chapter: C4,
+        anchor: 'overlapping-communication-with-the-backward-pass',
+      },
+      {
+        topic: 'The memory problem and the 70B table',
+        chapter: C5,
+        anchor: 'the-large-model-table-done-right',
+        correction: `ZeRO-2 on ${src70.gpus} GPUs is ${fmtGB(zero2Chapter)} under the source's own accounting, not ${fmtGB(src70.zero2)}; the book also shows the paper's accounting with fp32 master weights.`,
+      },
+      {
+        topic: 'ZeRO-1, -2, -3',
+        chapter: C5,
+        anchor: 'zero-1--2-and--3-what-each-shards-and-what-each-moves',
+        correction:
+          "ZeRO-1 all-gathers updated parameters, never optimizer state. Its traffic is 2Ψ only with a reduce-scatter; PyTorch's ZeroRedundancyOptimizer (DDP all-reduce + broadcasts) and DeepSpeed's default bucket all-reduce move 3Ψ.",
+      },
+      {
+        topic: 'FSDP sharding strategies',
+        chapter: C6,
+        anchor: 'sharding-strategies-are-zero-stages',
+      },
+      {
+        topic: 'Communication volume comparison',
+        chapter: C5,
+        anchor: 'zero-1--2-and--3-what-each-shards-and-what-each-moves',
+        correction: `ZeRO-3 moves 3Ψ per rank, ${commRatioToDdp('zero3')}× DDP, not ${SOURCE_ZERO3_COMM_MULTIPLE}×.`,
+      },
+      {
+        topic: 'When to use what',
+        chapter: C6,
+        anchor: 'choosing-ddp-shard_grad_op-or-full_shard',
+      },
+      { topic: 'Exercise 1: Manual DDP', chapter: C4, anchor: 'exercise-1-manual-ddp' },
+      {
+        topic: 'Exercise 2: Gradient Bucketing',
+        chapter: C4,
+        anchor: 'exercise-2-does-bucketing-help',
+      },
+      {
+        topic: 'Exercise 3: Measure Communication Overhead',
+        chapter: C4,
+        anchor: 'exercise-3-measure-the-communication-overhead',
+      },
+      { topic: 'The efficiency equation', chapter: C6, anchor: 'the-efficiency-equation' },
+    ],
+  },
+];
+
+/** A claim about PyTorch, NCCL, DeepSpeed or a paper, and the primary source it was checked against. */
+export interface PrimaryCitation {
+  claim: string;
+  chapter: string;
+  anchor: string;
+  /** Repository file and function, paper section, or maintainer comment. */
+  source: string;
+  url: string;
+}
+
+/** Chapters 1–6, checked against the sources on 2026-11-23 (PyTorch main, NCCL 2.30, DeepSpeed master). */
+const PRIMARY_SOURCES_1_TO_6: PrimaryCitation[] = [
+  {
+    claim:
+      'env:// raises at once when RANK (or WORLD_SIZE, MASTER_ADDR, MASTER_PORT) is unset: "environment variable RANK expected, but not set".',
+    chapter: C2,
+    anchor: 'launching-torchrun-and-slurm',
+    source:
+      'pytorch/pytorch torch/distributed/rendezvous.py, _env_rendezvous_handler (_get_env_or_raise)',
+    url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/rendezvous.py',
+  },
+  {
+    claim:
+      'The 2(n−1)/n·D bound assumes the ranks reduce over point-to-point links; NVLS (NVLink SHARP) all-reduce reports a bus bandwidth above the NVLink line rate.',
+    chapter: C2,
+    anchor: 'algorithm-bandwidth-and-bus-bandwidth',
+    source:
+      'NVIDIA/nccl src/graph/tuning.cc, ncclTopoTuneModel ("AllReduce pipelines two operations": NVLS bandwidth × 2 × nvlsEfficiency); maintainer comment in NVIDIA/nccl-tests issue 212',
+    url: 'https://github.com/NVIDIA/nccl-tests/issues/212',
+  },
+  {
+    claim:
+      "PyTorch's ZeroRedundancyOptimizer keeps DDP's gradient all-reduce (2Ψ) and, after each rank steps its shard, broadcasts every rank's updated parameters (Ψ): 3Ψ.",
+    chapter: C5,
+    anchor: 'zero-1--2-and--3-what-each-shards-and-what-each-moves',
+    source:
+      'pytorch/pytorch torch/distributed/optim/zero_redundancy_optimizer.py, ZeroRedundancyOptimizer.step → _sync_params → _broadcast_params_from_rank',
+    url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/optim/zero_redundancy_optimizer.py',
+  },
+  {
+    claim:
+      'DeepSpeed stage 1/2 all-reduces each gradient bucket by default since v0.12.4 (use_multi_rank_bucket_allreduce, PR 4695), 3Ψ with the parameter all-gather; false restores one reduce per owning rank (2Ψ). Stage 1 in v0.1 all-reduced too; v0.2 (PR 217) added reduce-scatter.',
+    chapter: C5,
+    anchor: 'zero-1--2-and--3-what-each-shards-and-what-each-moves',
+    source:
+      'microsoft/DeepSpeed deepspeed/runtime/zero/stage_1_and_2.py, average_tensor → allreduce_and_scatter / allreduce_no_retain; deepspeed/runtime/zero/config.py; git history of deepspeed/runtime/engine.py (allreduce_gradients)',
+    url: 'https://github.com/microsoft/DeepSpeed/blob/master/deepspeed/runtime/zero/stage_1_and_2.py',
+  },
+  {
+    claim:
+      'ZeRO-1/2 move 2Ψ (reduce-scatter + all-gather), ZeRO-3 3Ψ; mixed-precision Adam is 2 + 2 + 12 bytes (K = 12).',
+    chapter: C5,
+    anchor: 'where-the-bytes-go',
+    source:
+      'Rajbhandari et al., "ZeRO: Memory Optimizations Toward Training Trillion Parameter Models" (SC 2020), section 3.1 (model states, K = 12) and section 7 (communication analysis)',
+    url: 'https://arxiv.org/abs/1910.02054',
+  },
+  {
+    claim:
+      'PyTorch keeps fp32 parameters and gradients under mixed precision (4 + 4 + 8): autocast casts per operation; FSDP keeps fp32 shards and gathers param_dtype copies; FSDP reduces in param_dtype unless reduce_dtype is set; DDP all-reduces fp32 unless a comm hook compresses.',
+    chapter: C5,
+    anchor: 'where-the-bytes-go',
+    source:
+      'pytorch/pytorch torch/distributed/fsdp/_fully_shard/_fsdp_api.py MixedPrecisionPolicy; torch/distributed/fsdp/api.py MixedPrecision (reduce_dtype); torch/distributed/algorithms/ddp_comm_hooks/default_hooks.py bf16_compress_hook',
+    url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/fsdp/_fully_shard/_fsdp_api.py',
+  },
+  {
+    claim:
+      'Patarasuk and Yuan: no all-reduce moves fewer than 2(n−1)/n·D bytes per rank when the ranks do the reduction; the ring meets the bound.',
+    chapter: C2,
+    anchor: 'the-αβ-cost-model',
+    source:
+      'P. Patarasuk, X. Yuan, "Bandwidth optimal all-reduce algorithms for clusters of workstations", JPDC 69(2), 2009, section 3 (lower bound)',
+    url: 'https://doi.org/10.1016/j.jpdc.2008.09.002',
+  },
+];
+
+/** /chapters/<slug without NN->/ for a chapter file name. */
+export function chapterHref(file: string): string {
+  return `/chapters/${file.replace(/^\d+-/, '').replace(/\.mdx$/, '')}/`;
+}
+
+/** Chapters 7–9: claims and the primary sources they were checked against on 2026-11-23. */
+const C7 = '07-activations-and-precision.mdx',
+  C8 = '08-batch-size-and-learning-rate.mdx',
+  C9 = '09-operating-at-scale.mdx';
+const KORTHIKANTI =
+  'Korthikanti et al. 2022, "Reducing Activation Recomputation in Large Transformer Models"';
+const TORCH = 'pytorch/pytorch';
+
+const PRIMARY_SOURCES_7_TO_9: PrimaryCitation[] = [
+  {
+    claim:
+      'Per-layer activations sbh(34 + 5as/h): attention 11sbh + 5as²b, MLP 19sbh, LayerNorm 4sbh; 16-bit activations, 1-byte masks',
+    chapter: C7,
+    anchor: 'counting-the-bytes-of-one-layer',
+    source: `${KORTHIKANTI}, §4.1, Eq. 1`,
+    url: 'https://arxiv.org/abs/2205.05198',
+  },
+  {
+    claim: 'Tensor parallelism: sbh(10 + 24/t + 5as/(ht))',
+    chapter: C7,
+    anchor: 'counting-the-bytes-of-one-layer',
+    source: `${KORTHIKANTI}, §4.2.1, Eq. 2`,
+    url: 'https://arxiv.org/abs/2205.05198',
+  },
+  {
+    claim:
+      'Full recomputation keeps 2sbh per layer and costs 30–40 % time; selective recomputation drops the 5as/h term (34sbh/t)',
+    chapter: C7,
+    anchor: 'recomputation-full-and-selective',
+    source: `${KORTHIKANTI}, §5 and Eq. 6`,
+    url: 'https://arxiv.org/abs/2205.05198',
+  },
+  {
+    claim:
+      'GPT-3 175B: 96 layers, d_model 12288, 96 heads, context 2048; GPT-3 XL: 24 layers, 2048, 16 heads',
+    chapter: C7,
+    anchor: 'counting-the-bytes-of-one-layer',
+    source: 'Brown et al. 2020, "Language Models are Few-Shot Learners", Table 2.1',
+    url: 'https://arxiv.org/abs/2005.14165',
+  },
+  {
+    claim: 'Forward FLOPs per layer 24bsh² + 4bs²h (2 FLOPs per multiply-add)',
+    chapter: C7,
+    anchor: 'recomputation-full-and-selective',
+    source:
+      'Narayanan et al. 2021, "Efficient Large-Scale Language Model Training on GPU Clusters Using Megatron-LM", §5.1 (FLOP count); the book derives the recomputation overheads from it',
+    url: 'https://arxiv.org/abs/2104.04473',
+  },
+  {
+    claim:
+      'torch.utils.checkpoint.checkpoint(use_reentrant=False), create_selective_checkpoint_contexts',
+    chapter: C7,
+    anchor: 'recomputation-full-and-selective',
+    source: `${TORCH}, torch/utils/checkpoint.py`,
+    url: 'https://github.com/pytorch/pytorch/blob/main/torch/utils/checkpoint.py',
+  },
+  {
+    claim:
+      'ShardedGradScaler all-reduces found_inf across the process group in unscale_; defaults init_scale 2^16, growth 2.0, backoff 0.5, interval 2000',
+    chapter: C7,
+    anchor: 'mixed-precision-in-practice',
+    source: `${TORCH}, torch/distributed/fsdp/sharded_grad_scaler.py, ShardedGradScaler.__init__ and unscale_`,
+    url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/fsdp/sharded_grad_scaler.py',
+  },
+  {
+    claim:
+      'MixedPrecisionPolicy: param_dtype for unsharded params, all-gather and compute; reduce_dtype for the gradient reduction; sharded params stay in the original dtype',
+    chapter: C7,
+    anchor: 'mixed-precision-in-practice',
+    source: `${TORCH}, torch/distributed/fsdp/_fully_shard/_fsdp_api.py, MixedPrecisionPolicy`,
+    url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/fsdp/_fully_shard/_fsdp_api.py',
+  },
+  {
+    claim:
+      'bf16_compress_hook / fp16_compress_hook cast the bucket, divide by world size, all-reduce, cast back',
+    chapter: C7,
+    anchor: 'mixed-precision-in-practice',
+    source: `${TORCH}, torch/distributed/algorithms/ddp_comm_hooks/default_hooks.py`,
+    url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/algorithms/ddp_comm_hooks/default_hooks.py',
+  },
+  {
+    claim:
+      'PowerSGD: P and Q all-reduced in turn, error feedback, warm start, start_powerSGD_iter, min_compression_rate 2, rank 1 default',
+    chapter: C7,
+    anchor: 'mixed-precision-in-practice',
+    source: `${TORCH}, torch/distributed/algorithms/ddp_comm_hooks/powerSGD_hook.py, PowerSGDState and powerSGD_hook (Vogels et al. 2019)`,
+    url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/algorithms/ddp_comm_hooks/powerSGD_hook.py',
+  },
+  {
+    claim: 'fp16 max 65504, min normal 2^-14, subnormal 2^-24; bf16 keeps 8 exponent bits',
+    chapter: C7,
+    anchor: 'mixed-precision-in-practice',
+    source:
+      'IEEE 754-2008, section 3.6 (Table 3.5, binary16 parameters); bfloat16 as the truncated binary32, computed in src/lib/figures/mixed-precision.ts',
+    url: 'https://doi.org/10.1109/IEEESTD.2008.4610935',
+  },
+  {
+    claim: 'Linear scaling rule and gradual warm-up; η = 0.1·kn/256; 8192 images on 256 GPUs',
+    chapter: C8,
+    anchor: 'the-linear-scaling-rule-and-warm-up',
+    source:
+      'Goyal et al. 2017, "Accurate, Large Minibatch SGD: Training ImageNet in 1 Hour", §2.1 (linear scaling), §2.2 (warm-up), §5',
+    url: 'https://arxiv.org/abs/1706.02677',
+  },
+  {
+    claim: 'Square-root scaling rule for Adam/RMSprop (with 1 − β scaled too)',
+    chapter: C8,
+    anchor: 'adam-and-the-square-root-rule',
+    source:
+      'Malladi et al. 2022, "On the SDEs and Scaling Rules for Adaptive Gradient Algorithms" (NeurIPS 2022), abstract: the square-root scaling rule',
+    url: 'https://arxiv.org/abs/2205.10287',
+  },
+  {
+    claim: 'LARS trust ratio; LAMB',
+    chapter: C8,
+    anchor: 'lars-and-lamb-a-rate-per-layer',
+    source:
+      'You, Gitman, Ginsburg 2017, "Large Batch Training of Convolutional Networks"; You et al. 2020, "Large Batch Optimization for Deep Learning: Training BERT in 76 minutes", Algorithm 1 (LARS) and Algorithm 2 (LAMB)',
+    url: 'https://arxiv.org/abs/1904.00962',
+  },
+  {
+    claim:
+      'B_simple = tr(Σ)/|G|², S = S_min(1 + B_noise/B), E = E_min(1 + B/B_noise), B_crit = E_min/S_min; Adam optimal rate ∝ B^α, α in [0.5, 1]',
+    chapter: C8,
+    anchor: 'the-gradient-noise-scale-and-the-critical-batch-size',
+    source:
+      'McCandlish et al. 2018, "An Empirical Model of Large-Batch Training", §2 (noise scale, steps–examples trade-off)',
+    url: 'https://arxiv.org/abs/1812.06162',
+  },
+  {
+    claim: 'GPT-3 batch sizes 0.5M–3.2M tokens, learning rates, batch ramp-up',
+    chapter: C8,
+    anchor: 'batch-size-in-tokens',
+    source: 'Brown et al. 2020, Table 2.1 and Appendix B',
+    url: 'https://arxiv.org/abs/2005.14165',
+  },
+  {
+    claim: 'Hierarchical all-reduce arithmetic in the α–β model; NCCL latencies per step',
+    chapter: C9,
+    anchor: 'hierarchical-collectives-and-rails',
+    source: 'NVIDIA/nccl, src/graph/tuning.cc hwLat (via src/lib/figures/link-presets.ts)',
+    url: 'https://github.com/NVIDIA/nccl/blob/master/src/graph/tuning.cc',
+  },
+  {
+    claim:
+      'fully_shard with a 2-D mesh is HSDP, placement (Replicate(), Shard(0)); FSDP1 HYBRID_SHARD',
+    chapter: C9,
+    anchor: 'hsdp-shard-inside-a-node-replicate-across-nodes',
+    source: `${TORCH}, torch/distributed/fsdp/_fully_shard/_fully_shard.py, fully_shard docstring (mesh)`,
+    url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/fsdp/_fully_shard/_fully_shard.py',
+  },
+  {
+    claim: 'FSDP1 clip_grad_norm_: local norm, all_reduce(norm**p, SUM), root; MAX for inf-norm',
+    chapter: C9,
+    anchor: 'gradient-clipping-under-sharding',
+    source: `${TORCH}, torch/distributed/fsdp/fully_sharded_data_parallel.py, FullyShardedDataParallel.clip_grad_norm_`,
+    url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/fsdp/fully_sharded_data_parallel.py',
+  },
+  {
+    claim: 'FSDP2: the norm of DTensor gradients is a DTensor; full_tensor() reduces it',
+    chapter: C9,
+    anchor: 'gradient-clipping-under-sharding',
+    source: 'pytorch/torchtitan, torchtitan/distributed/utils.py, clip_grad_norm_',
+    url: 'https://github.com/pytorch/torchtitan/blob/main/torchtitan/distributed/utils.py',
+  },
+  {
+    claim:
+      'DCP: each rank r writes its own __r_N.distcp files, plus one .metadata; load reads only the local shards; resharding on load',
+    chapter: C9,
+    anchor: 'sharded-checkpoints-and-resharding',
+    source: `${TORCH}, torch/distributed/checkpoint/filesystem.py (DEFAULT_SUFFIX, .metadata), state_dict_loader.py load()`,
+    url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/checkpoint/filesystem.py',
+  },
+  {
+    claim:
+      'torchrun: --max-restarts, --nnodes=MIN:MAX, c10d rendezvous, TORCHELASTIC_RESTART_COUNT',
+    chapter: C9,
+    anchor: 'elastic-launch-and-restarts',
+    source: `${TORCH}, torch/distributed/run.py (module docstring and arguments)`,
+    url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/run.py',
+  },
+  {
+    claim: '419 unexpected interruptions in 54 days on 16,384 H100 GPUs',
+    chapter: C9,
+    anchor: 'stragglers-and-failures-at-thousands-of-gpus',
+    source: 'Dubey et al. 2024, "The Llama 3 Herd of Models", §3.3.4, Table 5',
+    url: 'https://arxiv.org/abs/2407.21783',
+  },
+  {
+    claim: 'Local SGD / post-local SGD in PyTorch',
+    chapter: C9,
+    anchor: 'low-communication-data-parallelism',
+    source: `${TORCH}, torch/distributed/optim/post_localSGD_optimizer.py, ddp_comm_hooks/post_localSGD_hook.py (Lin et al. 2020)`,
+    url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/optim/post_localSGD_optimizer.py',
+  },
+  {
+    claim:
+      'DiLoCo: inner AdamW, outer Nesterov momentum on the averaged delta, 8 workers, H = 500, 500× less communication',
+    chapter: C9,
+    anchor: 'low-communication-data-parallelism',
+    source:
+      'Douillard et al. 2023, "DiLoCo: Distributed Low-Communication Training of Language Models", abstract and §2 (Algorithm 1)',
+    url: 'https://arxiv.org/abs/2311.08105',
+  },
+];
+
+/** Every claim about PyTorch, NCCL, DeepSpeed or a paper, with the primary source it was checked against. */
+export const PRIMARY_SOURCES: PrimaryCitation[] = [
+  ...PRIMARY_SOURCES_1_TO_6,
+  ...PRIMARY_SOURCES_7_TO_9,
+];

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import {
+  latencyBandwidthCrossover,
+  ringBytesSentPerRank,
+  rootBytesReceivedNaive,
+  trafficTable,
+} from '../../../src/lib/figures/collective-costs';
+import { linkPreset } from '../../../src/lib/figures/link-presets';
+
+describe('ring versus gather-to-one traffic', () => {
+  it('a ring rank sends 2(n−1)/n · D: D at n = 2, 1.5 D at n = 4, approaching 2 D', () => {
+    expect(ringBytesSentPerRank(2, 1000)).toBe(1000);
+    expect(ringBytesSentPerRank(4, 1000)).toBe(1500);
+    expect(ringBytesSentPerRank(256, 1)).toBeCloseTo(1.9921875, 12);
+    expect(ringBytesSentPerRank(1, 1000)).toBe(0);
+  });
+  it('the root of a gather-then-broadcast receives (n−1) · D, growing linearly', () => {
+    expect(rootBytesReceivedNaive(8, 10)).toBe(70);
+    expect(rootBytesReceivedNaive(64, 10)).toBe(630);
+  });
+});
+
+describe('α–β table on InfiniBand NDR (50 GB/s each way, α = 9.6 µs)', () => {
+  const [row] = trafficTable([4], 1e9, linkPreset('infiniband'));
+  it('splits 1 GB on 4 ranks into 6 latency steps and 1.5 GB over the link', () => {
+    expect(row!.latency).toBeCloseTo(6 * 9.6e-6, 12);
+    expect(row!.transfer).toBeCloseTo(1.5e9 / 50e9, 12);
+    expect(row!.total).toBeCloseTo(0.0300576, 9);
+  });
+  it('bus bandwidth stays near the link bandwidth, as nccl-tests intends', () => {
+    expect(row!.busbw).toBeCloseTo(1.5e9 / 0.0300576, 3);
+    for (const r of trafficTable([2, 8, 64], 4e9, linkPreset('infiniband')))
+      expect(r.busbw / 50e9).toBeGreaterThan(0.99);
+  });
+  it('latency equals transfer at D* = n·α·bandwidth (480 kB at n = 1 on this link)', () => {
+    const link = linkPreset('infiniband');
+    const n = 8,
+      d = latencyBandwidthCrossover(n, link);
+    const [r] = trafficTable([n], d, link);
+    expect(r!.latency).toBeCloseTo(r!.transfer, 12);
+    expect(latencyBandwidthCrossover(1, link)).toBeCloseTo(480e3, 6);
+  });
+});

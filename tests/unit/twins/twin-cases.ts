@@ -1,0 +1,158 @@
+/**
+ * How each PyTorch twin's printed numbers are compared with its playground's (tests/unit/twins/twin-runs.test.ts).
+ * A number matches when |ts − py| ≤ abs + rel·max(|ts|, |py|); `timing` spans (wall-clock or scheduling
+ * dependent, or counted differently on each side) are compared as text with the value blanked out.
+ */
+export interface TwinCase {
+  /** Playground file in content/chapters/playgrounds/; its twin is content/twins/<same name>.py. */
+  playground: string;
+  abs: number;
+  rel: number;
+  /** Why this tolerance. */
+  why: string;
+  timing?: RegExp;
+  /** Why CI's torch 1.13 on CPU cannot run this twin: it is only byte-compiled and name-checked (its docstring tells the reader). */
+  staticOnly?: string;
+}
+
+const EXACT = { abs: 0, rel: 0 };
+const INTEGERS = 'integer-valued data: collectives are exact';
+
+export const TWIN_CASES: TwinCase[] = [
+  {
+    playground: '01-average-gradients.ts',
+    abs: 1e-4,
+    rel: 0,
+    why: 'gradients printed to 4 places; float32 sums in another order may move the last digit',
+  },
+  { playground: '02-all-reduce-family.ts', ...EXACT, why: INTEGERS },
+  {
+    playground: '02-broadcast-scatter-gather.ts',
+    abs: 1e-5,
+    rel: 0,
+    why: 'the printed gap is float32 noise (0 in both runs so far); the verdict is exact',
+  },
+  {
+    playground: '02-groups-and-async.ts',
+    ...EXACT,
+    why: `${INTEGERS}; times, whether the async all-reduce was still in flight and whether the waiting ranks gained are wall-clock facts, not compared (the chapter's own expect checks the playground's verdict)`,
+    timing:
+      /waited \d+ ms|held it \d+ ms; started async.*? ms of work, then wait\(\) held it \d+ ms|overlapped their work with it: \w+/g,
+  },
+  {
+    playground: '02-ring-all-reduce-solution.ts',
+    ...EXACT,
+    why: 'byte counts are exact; times are not compared',
+    timing: /[\d.]+ ms/g,
+  },
+  { playground: '02-ring-all-reduce-starter.ts', ...EXACT, why: INTEGERS },
+  {
+    playground: '03-batchnorm.ts',
+    abs: 0.011,
+    rel: 0,
+    why: 'means printed to 2 places and a gap to 3, of float32 values that differ in the last ulp',
+  },
+  {
+    playground: '03-data-parallel-wrapper.ts',
+    abs: 1e-4,
+    rel: 0,
+    why: 'loss printed to 4 places; the weight gap is float32 noise on both sides (< 1e-5)',
+  },
+  {
+    playground: '03-gradient-accumulation.ts',
+    abs: 1e-5,
+    rel: 0,
+    why: 'the printed gaps are float32 noise on both sides; call counts and the k× verdict are exact, byte counts differ by convention (runtime counter vs ring formula) and are not compared',
+    timing: /bytes sent by all-reduce \([^)]*\) \d+ → \d+/g,
+  },
+  {
+    playground: '03-scaling-throughput.ts',
+    ...EXACT,
+    why: 'only the world size is compared',
+    timing: /[\d.]+ samples\/s/g,
+  },
+  {
+    playground: '03-sync-batchnorm-training.ts',
+    abs: 1e-5,
+    rel: 0.01,
+    why: 'weight gaps printed to 3 significant digits',
+    staticOnly: 'nn.SyncBatchNorm.forward accepts only CUDA (or PrivateUse1) tensors',
+  },
+  {
+    playground: '03-unequal-shards.ts',
+    abs: 1e-5,
+    rel: 0.01,
+    why: 'errors printed to 3 significant digits; the weighted error is float32 noise (< 1e-5)',
+  },
+  {
+    playground: '04-communication-overhead.ts',
+    ...EXACT,
+    why: 'only the structure is compared',
+    timing: /[\d.]+ ms|ratio: .*$/g,
+  },
+  {
+    playground: '04-gradient-bucketing.ts',
+    ...EXACT,
+    why: 'call counts are exact',
+    timing: /[\d.]+ ms per step/g,
+  },
+  {
+    playground: '04-manual-ddp.ts',
+    abs: 1e-6,
+    rel: 0,
+    why: 'the printed gap is float32 noise on both sides (< 1e-6)',
+  },
+  {
+    playground: '05-zero-ledger.ts',
+    ...EXACT,
+    why: 'bytes held and sent are exact; the weight check is a verdict',
+  },
+  {
+    playground: '06-fsdp-units.ts',
+    ...EXACT,
+    why: "not run here; where it runs, its unit, prefetch and reduce-scatter counts are exact, and its rank-0 trace lists FSDP2's profiler spans, not the playground's",
+    staticOnly:
+      'PyTorch 1.13 has no FSDP2: fully_shard is public in torch.distributed.fsdp from 2.6',
+  },
+  { playground: 'lab-all-gather.ts', ...EXACT, why: INTEGERS },
+  { playground: 'lab-all-reduce.ts', ...EXACT, why: INTEGERS },
+  {
+    playground: 'lab-async-barrier.ts',
+    ...EXACT,
+    why: 'whether the all-reduce finished during the matmul is a race',
+    timing: /done yet\? \w+/g,
+  },
+  { playground: 'lab-broadcast.ts', ...EXACT, why: INTEGERS },
+  { playground: 'lab-reduce-scatter.ts', ...EXACT, why: INTEGERS },
+  { playground: 'lab-scatter-gather.ts', ...EXACT, why: INTEGERS },
+];
+
+const NUMBER = /[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?/gi;
+
+/** Differences between two runs' lines for one rank, as readable messages; empty when they agree. */
+export function compareLines(
+  ts: string[],
+  py: string[],
+  c: Pick<TwinCase, 'abs' | 'rel' | 'timing'>,
+): string[] {
+  const problems: string[] = [];
+  if (ts.length !== py.length)
+    problems.push(`${ts.length} lines from TypeScript, ${py.length} from PyTorch`);
+  const mask = (line: string) => (c.timing ? line.replace(c.timing, '‹timing›') : line);
+  for (let i = 0; i < Math.min(ts.length, py.length); i++) {
+    const [a, b] = [mask(ts[i]!), mask(py[i]!)];
+    if (a.replace(NUMBER, '#') !== b.replace(NUMBER, '#')) {
+      problems.push(`line ${i + 1} differs in text:\n  ts: ${ts[i]}\n  py: ${py[i]}`);
+      continue;
+    }
+    const [na, nb] = [a.match(NUMBER) ?? [], b.match(NUMBER) ?? []];
+    na.forEach((x, k) => {
+      const [u, v] = [Number(x), Number(nb[k])];
+      if (Math.abs(u - v) > (c.abs + c.rel * Math.max(Math.abs(u), Math.abs(v))) * (1 + 1e-9))
+        problems.push(
+          `line ${i + 1}, number ${k + 1}: ${x} vs ${nb[k]}\n  ts: ${ts[i]}\n  py: ${py[i]}`,
+        );
+    });
+  }
+  return problems;
+}

@@ -1,0 +1,138 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { compareLines, TWIN_CASES } from './twin-cases.ts';
+import { PYTORCH_API, pytorchNamesIn } from './pytorch-api.ts';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const TWINS = join(ROOT, 'content', 'twins');
+const PLAYGROUNDS = join(ROOT, 'content', 'chapters', 'playgrounds');
+const PYTHON = '/usr/bin/python3';
+const twins = readdirSync(TWINS)
+  .filter((f) => f.endsWith('.py') && f !== 'ranks_twin.py')
+  .sort();
+const hasPython = spawnSync(PYTHON, ['--version'], { stdio: 'ignore' }).status === 0;
+
+/**
+ * Chapters 7–9 landed after the twins were written; their twins are open work (issue 18, "and those of
+ * later chapters as they land"). Listed by name so the gap stays visible: writing one of these twins
+ * fails this test until its name is removed here.
+ */
+const TWINS_NOT_WRITTEN_YET = [
+  '07-char-transformer-ddp.ts',
+  '07-recompute-ledger.ts',
+  '08-batch-and-lr.ts',
+  '09-clip-sharded.ts',
+  '09-reshard-checkpoint.ts',
+];
+
+describe('PyTorch twins: one per playground, byte-compiled, names from the current API', () => {
+  it('every playground that communicates has a twin and a comparison case, and every twin a playground', () => {
+    const communicating = readdirSync(PLAYGROUNDS).filter(
+      (f) => f.endsWith('.ts') && /\bdist\./.test(readFileSync(join(PLAYGROUNDS, f), 'utf8')),
+    );
+    for (const pending of TWINS_NOT_WRITTEN_YET) expect(communicating, pending).toContain(pending);
+    const twinned = communicating.filter((f) => !TWINS_NOT_WRITTEN_YET.includes(f));
+    expect(twins).toEqual(twinned.map((f) => f.replace(/\.ts$/, '.py')).sort());
+    expect(TWIN_CASES.map((c) => c.playground).sort()).toEqual(twinned.sort());
+  });
+
+  it('every twin says which playground it mirrors and how to launch it', () => {
+    for (const t of twins) {
+      const code = readFileSync(join(TWINS, t), 'utf8');
+      expect(code, t).toContain(`PyTorch twin of `);
+      expect(code, t).toContain(t.replace(/\.py$/, '.ts'));
+      expect(code, t).toContain(`torchrun --nproc_per_node=4 ${t}`);
+      expect(code, t).toMatch(/from ranks_twin import .*\bstart\b/);
+    }
+  });
+
+  it.skipIf(!hasPython)('every twin, the helper and the test driver byte-compile', () => {
+    const out = mkdtempSync(join(tmpdir(), 'ranks-twins-pyc-'));
+    try {
+      const files = [
+        ...twins.map((t) => join(TWINS, t)),
+        join(TWINS, 'ranks_twin.py'),
+        join(ROOT, 'tests', 'reference', 'twin_driver.py'),
+      ];
+      const script = `import py_compile, sys, os\nfor i, f in enumerate(sys.argv[2:]): py_compile.compile(f, cfile=os.path.join(sys.argv[1], f"{i}.pyc"), doraise=True)`;
+      const run = spawnSync(PYTHON, ['-c', script, out, ...files], { encoding: 'utf8' });
+      expect(run.status, run.stderr).toBe(0);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+
+  it('every PyTorch name a twin uses is on the list checked against pytorch/pytorch', () => {
+    const allowed = new Set(PYTORCH_API.flatMap((a) => a.names));
+    const unknown = twins.flatMap((t) =>
+      pytorchNamesIn(readFileSync(join(TWINS, t), 'utf8'))
+        .filter((n) => !allowed.has(n))
+        .map((n) => `${t}: ${n}`),
+    );
+    expect(unknown).toEqual([]);
+    // The extractor itself finds what it should (so the check above cannot pass by finding nothing).
+    expect(pytorchNamesIn(readFileSync(join(TWINS, '06-fsdp-units.py'), 'utf8'))).toEqual(
+      expect.arrayContaining([
+        'torch.distributed.fsdp.fully_shard',
+        'FSDPModule.set_modules_to_forward_prefetch',
+        'DTensor.full_tensor',
+      ]),
+    );
+    expect(
+      pytorchNamesIn(readFileSync(join(TWINS, '03-sync-batchnorm-training.py'), 'utf8')),
+    ).toEqual(
+      expect.arrayContaining([
+        'nn.SyncBatchNorm.convert_sync_batchnorm',
+        'torch.nn.parallel.DistributedDataParallel',
+      ]),
+    );
+    expect(
+      pytorchNamesIn(
+        'dist.all_reduce(t, op=dist.ReduceOp.AVG)  # dist.not_me\nprint("dist.nor_me", f"{dist.get_rank()}")\nfrom torch.distributed.fsdp import fully_shard, FSDPModule',
+      ),
+    ).toEqual([
+      'dist.ReduceOp.AVG',
+      'dist.all_reduce',
+      'dist.get_rank',
+      'torch.distributed.fsdp.FSDPModule',
+      'torch.distributed.fsdp.fully_shard',
+    ]);
+  });
+
+  it('twins CI cannot run say what they need where the page reads it, and only those are left out of the runs', () => {
+    const staticOnly = TWIN_CASES.filter((c) => c.staticOnly)
+      .map((c) => c.playground.replace(/\.ts$/, '.py'))
+      .sort();
+    expect(staticOnly).toEqual(['03-sync-batchnorm-training.py', '06-fsdp-units.py']);
+    // src/lib/playground/twin-source.ts shows this line on the page as the twin's requirement.
+    const requirement = /^(Needs CUDA GPUs:.*|On CPUs \(Gloo\) it needs.*)$/m;
+    for (const t of staticOnly)
+      expect(readFileSync(join(TWINS, t), 'utf8'), t).toMatch(requirement);
+    expect(readFileSync(join(TWINS, '03-sync-batchnorm-training.py'), 'utf8')).toContain(
+      'require_cuda("SyncBatchNorm"',
+    );
+    expect(readFileSync(join(TWINS, '06-fsdp-units.py'), 'utf8')).toMatch(
+      /^On CPUs \(Gloo\) it needs PyTorch 2\.6 or newer, as on GPUs/m,
+    );
+    const gpu = twins.filter((t) => /^Needs CUDA GPUs/m.test(readFileSync(join(TWINS, t), 'utf8')));
+    expect(gpu).toEqual(['03-sync-batchnorm-training.py']);
+  });
+
+  it('the line comparison catches changed text, a number out of tolerance and a missing line, and masks timings', () => {
+    const c = { abs: 1e-4, rel: 0, timing: /[\d.]+ ms/g };
+    expect(compareLines(['gap 0.1234, took 5.1 ms'], ['gap 0.1235, took 9.9 ms'], c)).toEqual([]);
+    expect(compareLines(['gap 0.1234'], ['gap 0.1240'], c)).toHaveLength(1);
+    expect(compareLines(['matches: true'], ['matches: false'], c)).toHaveLength(1);
+    expect(compareLines(['a 1', 'b 2'], ['a 1'], c)).toHaveLength(1);
+    expect(
+      compareLines(['sends 1.50Ψ per step, 1.2e-7'], ['sends 1.50Ψ per step, 1.2e-7'], {
+        abs: 0,
+        rel: 0,
+      }),
+    ).toEqual([]);
+  });
+});

@@ -1,0 +1,204 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as tf from '@tensorflow/tfjs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { ClusterEvent } from '../../../playground/cluster/protocol.ts';
+import { runProgram } from '../../../playground/cluster/node.ts';
+import { compareLines, TWIN_CASES, type TwinCase } from './twin-cases.ts';
+
+const PYTHON = '/usr/bin/python3';
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const TWINS = join(ROOT, 'content', 'twins');
+const PLAYGROUNDS = join(ROOT, 'content', 'chapters', 'playgrounds');
+const DRIVER = join(ROOT, 'tests', 'reference', 'twin_driver.py');
+const WORLDS = [2, 4] as const;
+
+const hasTorch =
+  spawnSync(PYTHON, ['-c', 'import torch.distributed'], { stdio: 'ignore' }).status === 0;
+if (!hasTorch)
+  console.warn(
+    `twins: skipped, "${PYTHON} -c 'import torch.distributed'" failed (apt-get install python3-torch to run the PyTorch twins)`,
+  );
+
+const twinFile = (c: TwinCase) => join(TWINS, c.playground.replace(/\.ts$/, '.py'));
+/** Twins CI's torch 1.13 on CPU cannot run (SyncBatchNorm, FSDP2) are only checked statically, in twin-files.test.ts. */
+const RUNNABLE = TWIN_CASES.filter((c) => !c.staticOnly);
+
+interface DriverRun {
+  lines: Map<string, string[][]>;
+  failure?: string;
+  stderr: string;
+  ms: number;
+}
+
+/** One torchrun job per world size runs every runnable twin (tests/reference/twin_driver.py); lines by twin, then rank. */
+function runDriver(world: number): Promise<DriverRun> {
+  const started = performance.now();
+  const args = [
+    '-m',
+    'torch.distributed.run',
+    '--standalone',
+    '--nproc_per_node',
+    String(world),
+    '--redirects',
+    '1',
+    '--tee',
+    '1',
+    DRIVER,
+    ...RUNNABLE.map(twinFile),
+  ];
+  const child = spawn(PYTHON, args, {
+    cwd: ROOT,
+    env: { ...process.env, OMP_NUM_THREADS: '1', PYTHONDONTWRITEBYTECODE: '1' },
+  });
+  let out = '',
+    err = '';
+  child.stdout.on('data', (d: Buffer) => {
+    out += d.toString();
+  });
+  child.stderr.on('data', (d: Buffer) => {
+    err += d.toString();
+  });
+  const timer = setTimeout(() => child.kill('SIGKILL'), 200_000);
+  return new Promise((resolve) => {
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      const lines = new Map<string, string[][]>();
+      const current: string[] = [];
+      let failure: string | undefined = code === 0 ? undefined : `torchrun exited with ${code}`;
+      for (const raw of out.split('\n')) {
+        const m = /^\[rank (\d+)\] (.*)$/.exec(raw.replace(/^\[default\d+\]:/, ''));
+        if (!m) continue;
+        const [rank, text] = [Number(m[1]), m[2]!];
+        if (text.startsWith('@@twin ')) current[rank] = text.slice(7);
+        else if (text.startsWith('@@failed ')) failure = text;
+        else if (text !== '@@done' && current[rank]) {
+          const perRank = lines.get(current[rank]!) ?? Array.from({ length: world }, () => []);
+          perRank[rank]!.push(text);
+          lines.set(current[rank]!, perRank);
+        }
+      }
+      const ms = performance.now() - started;
+      console.info(
+        `twins: one torchrun job, ${world} ranks, ${RUNNABLE.length} twins: ${(ms / 1000).toFixed(1)} s`,
+      );
+      resolve({ lines, failure, stderr: err, ms });
+    });
+  });
+}
+
+/** Lines each rank printed when the playground ran on `world` worker-thread ranks. */
+async function runPlayground(file: string, world: number): Promise<string[][]> {
+  const code = readFileSync(join(PLAYGROUNDS, file), 'utf8');
+  const { result, events } = await runProgram({
+    code,
+    worldSize: world,
+    backend: 'cpu',
+    timeoutMs: 120_000,
+  });
+  const logs = (events as ClusterEvent[]).filter(
+    (e): e is Extract<ClusterEvent, { type: 'log' }> => e.type === 'log',
+  );
+  if (!result.ok)
+    throw new Error(
+      `${file} failed on ${world} ranks: ${result.reason} ${result.error?.message ?? ''}`,
+    );
+  return Array.from({ length: world }, (_, r) =>
+    logs.filter((l) => l.rank === r).map((l) => l.text),
+  );
+}
+
+describe.skipIf(!hasTorch)(
+  'PyTorch twins under torchrun (Gloo, CPU) print what their playgrounds print',
+  () => {
+    const driver = new Map<number, Promise<DriverRun>>();
+    beforeAll(() => {
+      // One world size after the other, in the background while the playgrounds run: 2 cores, many processes.
+      const two = runDriver(2);
+      driver.set(2, two);
+      driver.set(
+        4,
+        two.then(() => runDriver(4)),
+      );
+    });
+
+    it('the helper regenerates tf.randomNormal and tf.randomUniform bit for bit', () => {
+      const script = `import sys; sys.path.insert(0, ${JSON.stringify(TWINS)})
+from ranks_twin import random_normal, random_uniform
+print(" ".join(repr(v) for v in random_normal([999], 0, 0.5, seed=41).tolist()))
+print(" ".join(repr(v) for v in random_uniform([999], -1, 1, seed=2).tolist()))`;
+      const run = spawnSync(PYTHON, ['-c', script], {
+        encoding: 'utf8',
+        env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' },
+      });
+      expect(run.status, run.stderr).toBe(0);
+      const [normal, uniform] = run.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.split(' ').map(Number));
+      expect(normal).toEqual(Array.from(tf.randomNormal([999], 0, 0.5, 'float32', 41).dataSync()));
+      expect(uniform).toEqual(Array.from(tf.randomUniform([999], -1, 1, 'float32', 2).dataSync()));
+    });
+
+    it('the helper prints numbers as JavaScript does: String, toFixed, toExponential, console.log', () => {
+      const values = [
+        0,
+        -0,
+        0.1,
+        1e-7,
+        1.5e21,
+        -0.000001,
+        3,
+        2.5,
+        0.5,
+        -1.005,
+        1.25e-5,
+        123456.789,
+        0.30000000000000004,
+        Number.NaN,
+        -Infinity,
+      ];
+      const script = `import json, sys; sys.path.insert(0, ${JSON.stringify(TWINS)})
+from ranks_twin import console_line, exponential, fixed, js_str
+for v in json.loads(sys.argv[1]):
+    v = float(v)
+    print("|".join([js_str(v), fixed(v, 2), fixed(v, 0), exponential(v, 1), exponential(v, 2), console_line("x", v, [v, True])]))`;
+      const run = spawnSync(PYTHON, ['-c', script, JSON.stringify(values.map(String))], {
+        encoding: 'utf8',
+        env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' },
+      });
+      expect(run.status, run.stderr).toBe(0);
+      const console6 = (v: number) =>
+        Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(6)));
+      const expected = values.map((v) =>
+        [
+          String(v),
+          v.toFixed(2),
+          v.toFixed(0),
+          v.toExponential(1),
+          v.toExponential(2),
+          `x ${console6(v)} [${console6(v)}, true]`,
+        ].join('|'),
+      );
+      expect(run.stdout.trim().split('\n')).toEqual(expected);
+    });
+
+    for (const world of WORLDS) {
+      for (const c of RUNNABLE) {
+        it(`${c.playground} on ${world} ranks (tolerance abs ${c.abs}, rel ${c.rel}: ${c.why})`, async () => {
+          const ts = await runPlayground(c.playground, world);
+          const py = await driver.get(world)!;
+          expect(py.failure, `${py.failure}\n${py.stderr.slice(-2000)}`).toBeUndefined();
+          const twin = c.playground.replace(/\.ts$/, '.py');
+          const lines = py.lines.get(twin);
+          expect(lines, `${twin} printed nothing`).toBeDefined();
+          expect(ts.flat().length, `${c.playground} printed nothing`).toBeGreaterThan(0);
+          for (let rank = 0; rank < world; rank++)
+            expect(compareLines(ts[rank]!, lines![rank]!, c), `rank ${rank}`).toEqual([]);
+        }, 240_000);
+      }
+    }
+  },
+);

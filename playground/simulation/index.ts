@@ -9,5 +9,6 @@ export {
   NCCL_VERSION,
   NCCL_TUNING_SOURCE,
   RING_NET_SIMPLE_HOP_HISTORY_US,
+  HOP_LATENCY_US,
   type Protocol,
 } from './nccl-constants.ts';

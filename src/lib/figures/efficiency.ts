@@ -1,33 +1,72 @@
 /**
- * Step time of data-parallel training from compute and gradient communication: when the ring
- * all-reduce can no longer hide behind the backward pass, the job is network bound.
+ * Step time of data-parallel training from compute and gradient communication, on a cluster of the
+ * simulation's presets: the all-reduce is the cluster model's (NCCL's algorithms on the topology),
+ * compute is 6Ψ FLOPs per token at the preset GPU's dense bf16 peak times an MFU.
  */
-import { ringAllReduceSeconds, type AlphaBeta } from './all-reduce-time';
+import {
+  clusterPreset,
+  clusterShape,
+  predictCollective,
+  worldSize,
+  type ClusterShape,
+  type CollectivePrediction,
+} from '../../../playground/simulation/index.ts';
 
-/** NVIDIA H100 SXM datasheet: 989 TFLOP/s dense BF16 (the 1,979 figure assumes 2:4 sparsity). */
-export const H100_BF16_DENSE_FLOPS = 989e12;
+/** The book's reference GPU, read from the preset list (NVIDIA H100 SXM datasheet, dense bf16). */
+const H100 = clusterPreset('h100-ndr').gpu;
+export const H100_BF16_DENSE_FLOPS = H100.bf16Flops.value;
+/** NVIDIA H100 SXM datasheet: 80 GB of HBM3 per GPU (from the preset list). */
+export const H100_MEMORY_BYTES = H100.hbmBytes.value;
 /** A model-FLOPs utilisation well-tuned large runs report; the reader can change it. */
 export const DEFAULT_MFU = 0.4;
 /** Training FLOPs per parameter per token: 2 forward + 4 backward (Kaplan et al., 2020). */
 export const FLOPS_PER_PARAM_PER_TOKEN = { forward: 2, backward: 4 } as const;
 
+/** Share of forward + backward spent in backward: 4 of the 6 FLOPs per parameter per token. */
+export const BACKWARD_SHARE =
+  FLOPS_PER_PARAM_PER_TOKEN.backward /
+  (FLOPS_PER_PARAM_PER_TOKEN.forward + FLOPS_PER_PARAM_PER_TOKEN.backward);
+
+/**
+ * The book's one overlap rule: gradients exist only during backward, so communication hides behind
+ * the backward pass and nothing else. `overlap` is the fraction of it allowed to run concurrently.
+ */
+export function overlappedStepSeconds(
+  forward: number,
+  backward: number,
+  comm: number,
+  overlap = 1,
+): number {
+  return forward + backward + comm - Math.min(comm * overlap, backward);
+}
+
+/** A cluster laid out as nodes × GPUs per node from a world size: full nodes, or part of one. */
+export function shapeForWorld(presetId: string, gpus: number): ClusterShape {
+  const perNode = clusterPreset(presetId).gpusPerNode.value;
+  if (gpus <= perNode) return clusterShape(presetId, 1, gpus);
+  if (gpus % perNode !== 0)
+    throw new RangeError(`${gpus} GPUs do not fill whole ${perNode}-GPU nodes of ${presetId}`);
+  return clusterShape(presetId, gpus / perNode, perNode);
+}
+
 export interface StepInput {
   params: number;
   /** Tokens (or samples × tokens per sample) each GPU processes per optimizer step. */
   tokensPerGpu: number;
-  gpus: number;
-  link: AlphaBeta;
+  cluster: ClusterShape;
   /** Bytes per gradient element on the wire: 2 for bf16/fp16 gradients, 4 for fp32. */
   gradBytes?: number;
-  peakFlops?: number;
   mfu?: number;
 }
 
 export interface StepEstimate {
+  gpus: number;
   forward: number;
   backward: number;
   compute: number;
   allReduce: number;
+  /** The cluster model's answer: algorithm, protocol, bus bandwidth. */
+  collective: CollectivePrediction;
   /** Communication overlapped with the backward pass (DDP with buckets). */
   stepOverlapped: number;
   /** Communication after the whole backward (the naive wrapper). */
@@ -50,24 +89,27 @@ export function computeSeconds(
 }
 
 export function estimateStep(input: StepInput): StepEstimate {
-  const { params, tokensPerGpu, gpus, link } = input;
+  const { params, tokensPerGpu, cluster } = input;
   const gradBytes = input.gradBytes ?? 2;
-  const peak = input.peakFlops ?? H100_BF16_DENSE_FLOPS;
+  const peak = cluster.preset.gpu.bf16Flops.value;
   const mfu = input.mfu ?? DEFAULT_MFU;
   const forward = computeSeconds(params, tokensPerGpu, 'forward', peak, mfu);
   const backward = computeSeconds(params, tokensPerGpu, 'backward', peak, mfu);
-  const allReduce = ringAllReduceSeconds(params * gradBytes, gpus, link);
+  const collective = predictCollective(cluster, 'all-reduce', params * gradBytes);
+  const allReduce = collective.seconds;
   const compute = forward + backward;
-  const stepOverlapped = forward + Math.max(backward, allReduce);
-  const backwardPerToken = backward / Math.max(tokensPerGpu, Number.MIN_VALUE);
+  const stepOverlapped = overlappedStepSeconds(forward, backward, allReduce);
+  const backwardPerToken = computeSeconds(params, 1, 'backward', peak, mfu);
   return {
+    gpus: worldSize(cluster),
     forward,
     backward,
     compute,
     allReduce,
+    collective,
     stepOverlapped,
     stepSerial: compute + allReduce,
-    efficiency: compute / stepOverlapped,
+    efficiency: Math.min(1, compute / stepOverlapped),
     bound: allReduce > backward ? 'network' : 'compute',
     breakEvenTokensPerGpu: allReduce / backwardPerToken,
   };
@@ -77,6 +119,3 @@ export function estimateStep(input: StepInput): StepEstimate {
 export function commToComputeRatio(e: Pick<StepEstimate, 'allReduce' | 'compute'>): number {
   return e.allReduce / e.compute;
 }
-
-/** NVIDIA H100 SXM datasheet: 80 GB of HBM3 per GPU. */
-export const H100_MEMORY_BYTES = 80e9;

@@ -1,7 +1,15 @@
 /**
- * Interconnect presets for the α–β model: β from the link's published per-direction bandwidth,
- * α from NCCL's own cost model (per ring step, Simple protocol, src/graph/tuning.cc `hwLat`).
+ * One link as chapter 2's α–β model sees it: β from a link of the cluster presets (the one preset
+ * list, playground/simulation/presets.ts), α from NCCL's per-step ring latency (Simple protocol,
+ * src/graph/tuning.cc hwLatencies) in the NCCL version the cluster model cites.
  */
+import {
+  clusterPreset,
+  HOP_LATENCY_US,
+  NCCL_TUNING_SOURCE,
+  NCCL_VERSION,
+  RING_NET_SIMPLE_HOP_HISTORY_US,
+} from '../../../playground/simulation/index.ts';
 
 export type LinkId = 'nvlink' | 'pcie' | 'infiniband' | 'ethernet';
 
@@ -12,7 +20,7 @@ export interface LinkPreset {
   bandwidth: number;
   /** Seconds per ring step. */
   alpha: number;
-  /** How the bandwidth figure is derived, and where it is published. */
+  /** Where the bandwidth figure is published, and the NCCL version α comes from. */
   source: string;
 }
 
@@ -26,41 +34,56 @@ export function gbitToBytes(gbit: number): number {
   return (gbit * 1e9) / 8;
 }
 
-// NCCL's hwLat for the ring / Simple protocol, µs per step: NVLink 3.4, PCI 5.7, network 9.6.
-const NCCL_RING_STEP_LATENCY_US = { nvlink: 3.4, pci: 5.7, net: 9.6 } as const;
+/** The NCCL this book's latencies come from, and where its constants are read. */
+export const NCCL_LATENCY_SOURCE = { version: NCCL_VERSION, url: NCCL_TUNING_SOURCE } as const;
+/** NCCL's ring network hop (Simple) across releases: 9.6 µs in 2.8–2.11 and 2.14–2.17, 14 µs since 2.18. */
+export const NET_HOP_HISTORY = RING_NET_SIMPLE_HOP_HISTORY_US;
+
+const ringSimpleAlpha = (hop: 'nvlink' | 'pci' | 'net') => HOP_LATENCY_US[hop].ring.Simple * 1e-6;
+const ncclAlpha = `α: NCCL ${NCCL_VERSION} ring/Simple latency per step (${NCCL_TUNING_SOURCE}, hwLatencies)`;
+
+const h100 = clusterPreset('h100-ndr');
+const pcieNode = clusterPreset('rtx4090-pcie');
+const ethernetNodes = clusterPreset('a100-100gbe');
+const nvlinkOf = (f: typeof h100.fabric) => {
+  if (f.kind !== 'nvlink') throw new TypeError(`${h100.id} has no NVLink`);
+  return f;
+};
+const pcieOf = (f: typeof pcieNode.fabric) => {
+  if (f.kind !== 'pcie') throw new TypeError(`${pcieNode.id} is not a PCIe node`);
+  return f;
+};
+const nvlink = nvlinkOf(h100.fabric);
+const pcie = pcieOf(pcieNode.fabric);
 
 export const LINK_PRESETS: readonly LinkPreset[] = [
   {
     id: 'nvlink',
-    label: 'NVLink 4 (H100 SXM)',
-    bandwidth: 900e9 / 2,
-    alpha: NCCL_RING_STEP_LATENCY_US.nvlink * 1e-6,
-    source:
-      'NVIDIA H100 datasheet: 900 GB/s NVLink per GPU, counted in both directions, so 450 GB/s each way.',
+    label: `NVLink ${nvlink.generation} (${h100.gpu.name})`,
+    bandwidth: nvlink.linksPerGpu.value * nvlink.linkBandwidth.value,
+    alpha: ringSimpleAlpha('nvlink'),
+    source: `${nvlink.linksPerGpu.value} links × line rate: ${nvlink.linkBandwidth.source}. ${ncclAlpha}.`,
   },
   {
     id: 'pcie',
-    label: 'PCIe 4.0 x16',
-    bandwidth: pcieBandwidth(16),
-    alpha: NCCL_RING_STEP_LATENCY_US.pci * 1e-6,
-    source:
-      'PCI-SIG PCIe 4.0: 16 GT/s per lane, 128b/130b encoding, 16 lanes ≈ 31.5 GB/s each way.',
+    label: `PCIe ${pcie.generation}.0 x${pcie.lanes}`,
+    bandwidth: pcieBandwidth(pcie.transferRate.value / 1e9, pcie.lanes),
+    alpha: ringSimpleAlpha('pci'),
+    source: `${pcie.transferRate.source}: ${pcie.transferRate.value / 1e9} GT/s × ${pcie.lanes} lanes × 128/130. ${ncclAlpha}.`,
   },
   {
     id: 'infiniband',
-    label: 'InfiniBand NDR 400 Gb/s',
-    bandwidth: gbitToBytes(400),
-    alpha: NCCL_RING_STEP_LATENCY_US.net * 1e-6,
-    source:
-      'InfiniBand Trade Association NDR: 400 Gb/s per port = 50 GB/s each way (one NIC per GPU, as in a DGX H100).',
+    label: `one ${h100.network.name} NIC`,
+    bandwidth: h100.network.nicBandwidth.value,
+    alpha: ringSimpleAlpha('net'),
+    source: `${h100.network.nicBandwidth.source}. ${ncclAlpha}.`,
   },
   {
     id: 'ethernet',
-    label: 'Ethernet 100 GbE',
-    bandwidth: gbitToBytes(100),
-    alpha: NCCL_RING_STEP_LATENCY_US.net * 1e-6,
-    source:
-      'IEEE 802.3 100 Gb/s Ethernet = 12.5 GB/s each way; α is NCCL’s network figure, a lower bound for TCP.',
+    label: `one ${ethernetNodes.network.name} NIC`,
+    bandwidth: ethernetNodes.network.nicBandwidth.value,
+    alpha: ringSimpleAlpha('net'),
+    source: `${ethernetNodes.network.nicBandwidth.source}. ${ncclAlpha}; TCP sockets add more.`,
   },
 ];
 

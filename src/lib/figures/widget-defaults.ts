@@ -1,5 +1,5 @@
 /** What the widgets show before the reader touches them; chapters quote the same values. */
-import type { LinkId } from './link-presets';
+import type { PresetId } from '../../../playground/simulation/index.ts';
 import type { MixedPrecisionLayout, Optimizer, Precision, Strategy } from './zero-memory';
 import { DEFAULT_MFU } from './efficiency';
 
@@ -19,16 +19,19 @@ export const MEMORY_CALCULATOR_DEFAULTS: {
   strategy: 'zero2',
 };
 
+/** The book's 7B example: 64 GPUs as 8 DGX H100 nodes of 8, the cluster chapters 4 and 6 discuss. */
 export const COMM_ESTIMATOR_DEFAULTS: {
   params: number;
-  gpus: number;
-  link: LinkId;
+  preset: PresetId;
+  nodes: number;
+  gpusPerNode: number;
   tokensPerGpu: number;
   mfu: number;
 } = {
   params: 7e9,
-  gpus: 64,
-  link: 'infiniband',
+  preset: 'h100-ndr',
+  nodes: 8,
+  gpusPerNode: 8,
   tokensPerGpu: 4096,
   mfu: DEFAULT_MFU,
 };

@@ -8,6 +8,7 @@ import {
   defaultScalingInputs,
   SCALING_DEFAULTS,
 } from '../../src/lib/figures/scaling-model';
+import { MODEL_NAME } from '../../src/components/scaling/scaling-series';
 import { fmtPercent, fmtSeconds } from '../../src/lib/figures/format-quantities';
 import { PRIMARY_SOURCES, SOURCE_MAP } from '../../src/lib/source-map';
 
@@ -110,7 +111,7 @@ test('ring animation respects reduced motion and renders its first frame without
   await reduced.close();
 });
 
-test('scaling plot prints the α–β model and measures a real run on 1, 2 and 4 ranks', async ({
+test('scaling plot prints the cluster model and measures a real run on 1, 2 and 4 ranks', async ({
   page,
 }) => {
   test.setTimeout(240_000);
@@ -122,6 +123,7 @@ test('scaling plot prints the α–β model and measures a real run on 1, 2 and 
   for (const [i, p] of curve.entries()) {
     await expect(rows.nth(i).locator('td')).toHaveText([
       String(p.n),
+      String(p.nodes),
       fmtSeconds(p.commSeconds),
       p.throughput.toFixed(0),
       p.ideal.toFixed(0),
@@ -132,7 +134,7 @@ test('scaling plot prints the α–β model and measures a real run on 1, 2 and 
   await expect(w.locator('figcaption')).toContainText(fmtPercent(curve.at(-1)!.efficiency));
   const before = await w.locator('[data-model-chart] path.sc-model').getAttribute('d');
   await w.getByLabel('Overlap the all-reduce with the backward pass').check();
-  await expect(w.locator('[data-model-name]')).toHaveText('α–β model, all-reduce overlapped');
+  await expect(w.locator('[data-model-name]')).toHaveText(MODEL_NAME.on);
   expect(await w.locator('[data-model-chart] path.sc-model').getAttribute('d')).not.toBe(before);
 
   await w.getByRole('button', { name: /Measure on this machine/ }).click();

@@ -1,25 +1,9 @@
 /** <ranks-scaling-plot>: toggles overlap in the model chart and measures real throughput on 1, 2 and 4 ranks. */
-import {
-  scalingCurve,
-  defaultScalingInputs,
-  SCALING_DEFAULTS,
-} from '../../lib/figures/scaling-model';
-import { scalingChartSvg, type ChartSeries } from './scaling-chart-svg';
+import { scalingChartSvg } from './scaling-chart-svg';
+import { MODEL_NAME, modelSeries } from './scaling-series';
 
 const MEASURE_WORLDS = [1, 2, 4];
 const THROUGHPUT_LINE = /throughput: ([\d.]+) samples\/s/;
-
-export function modelSeries(overlap: number): ChartSeries[] {
-  const curve = scalingCurve(SCALING_DEFAULTS.worldSizes, defaultScalingInputs(overlap));
-  return [
-    { name: 'ideal (linear)', cls: 'sc-ideal', points: curve.map((p) => ({ n: p.n, y: p.ideal })) },
-    {
-      name: overlap ? 'α–β model, all-reduce overlapped' : 'α–β model, no overlap',
-      cls: 'sc-model',
-      points: curve.map((p) => ({ n: p.n, y: p.throughput })),
-    },
-  ];
-}
 
 class ScalingPlotElement extends HTMLElement {
   connectedCallback(): void {
@@ -30,8 +14,8 @@ class ScalingPlotElement extends HTMLElement {
         { label: this.dataset.modelLabel ?? '', yLabel: 'samples / s (log scale)' },
       );
       this.querySelector('[data-model-name]')!.textContent = overlap.checked
-        ? 'α–β model, all-reduce overlapped'
-        : 'α–β model, no overlap';
+        ? MODEL_NAME.on
+        : MODEL_NAME.off;
     });
     this.querySelector('[data-measure]')!.addEventListener('click', () => void this.measure());
   }

@@ -1,30 +1,26 @@
 /**
- * Throughput versus number of ranks under the α–β model: each step computes for a fixed time per
- * rank (weak scaling, fixed per-rank batch) and pays the part of the gradient all-reduce not hidden.
+ * Throughput versus number of ranks on a cluster preset: each rank computes a fixed batch (weak
+ * scaling) and pays the part of the cluster model's gradient all-reduce the backward pass does not hide.
  */
-import { ringAllReduceSeconds, type AlphaBeta } from './all-reduce-time';
-import { linkPreset } from './link-presets';
-import { FLOPS_PER_PARAM_PER_TOKEN } from './efficiency';
+import { predictCollective, clusterPreset } from '../../../playground/simulation/index.ts';
+import { computeSeconds, overlappedStepSeconds, shapeForWorld, DEFAULT_MFU } from './efficiency';
 
-/** Share of forward + backward spent in backward: 4 of the 6 FLOPs per parameter per token. */
-export const BACKWARD_SHARE =
-  FLOPS_PER_PARAM_PER_TOKEN.backward /
-  (FLOPS_PER_PARAM_PER_TOKEN.forward + FLOPS_PER_PARAM_PER_TOKEN.backward);
+export { BACKWARD_SHARE } from './efficiency';
 
 export interface ScalingInputs {
+  /** A cluster preset id; n ranks fill one node first, then whole nodes. */
+  presetId: string;
   samplesPerRank: number;
-  /** Forward + backward seconds for one rank's batch. */
-  computeSeconds: number;
+  forwardSeconds: number;
+  backwardSeconds: number;
   gradientBytes: number;
-  link: AlphaBeta;
   /** Fraction of the all-reduce that may run concurrently with backward, 0 (none) to 1 (all of it). */
   overlap: number;
-  /** Share of computeSeconds that is backward, the only phase communication can hide behind (default 4/6). */
-  backwardShare?: number;
 }
 
 export interface ScalingPoint {
   n: number;
+  nodes: number;
   throughput: number;
   ideal: number;
   efficiency: number;
@@ -32,39 +28,42 @@ export interface ScalingPoint {
 }
 
 export function scalingPoint(n: number, s: ScalingInputs): ScalingPoint {
-  const commSeconds = ringAllReduceSeconds(s.gradientBytes, n, s.link);
-  // Gradients exist only during backward, so at most the backward time can cover the all-reduce.
-  const hidden = Math.min(
-    commSeconds * s.overlap,
-    s.computeSeconds * (s.backwardShare ?? BACKWARD_SHARE),
-  );
-  const step = s.computeSeconds + commSeconds - hidden;
-  const ideal = (n * s.samplesPerRank) / s.computeSeconds;
+  const shape = shapeForWorld(s.presetId, n);
+  const commSeconds = predictCollective(shape, 'all-reduce', s.gradientBytes).seconds;
+  const compute = s.forwardSeconds + s.backwardSeconds;
+  const step = overlappedStepSeconds(s.forwardSeconds, s.backwardSeconds, commSeconds, s.overlap);
+  const ideal = (n * s.samplesPerRank) / compute;
   const throughput = (n * s.samplesPerRank) / step;
-  return { n, throughput, ideal, efficiency: throughput / ideal, commSeconds };
+  return { n, nodes: shape.nodes, throughput, ideal, efficiency: throughput / ideal, commSeconds };
 }
 
 export function scalingCurve(ns: readonly number[], s: ScalingInputs): ScalingPoint[] {
   return ns.map((n) => scalingPoint(n, s));
 }
 
-/** The widget's default: fp32 gradients of a 355M-parameter model (GPT-2 medium) over 100 GbE, no overlap. */
+/**
+ * The widget's default: GPT-2 medium (355M parameters) with fp32 gradients, 8 samples of 1,024
+ * tokens per rank, on A100 nodes joined by one 100 GbE NIC each: NVLink up to 8 ranks, Ethernet beyond.
+ */
 export const SCALING_DEFAULTS = {
   params: 355e6,
   bytesPerGradient: 4,
   samplesPerRank: 8,
-  computeSeconds: 0.25,
-  linkId: 'ethernet',
+  tokensPerSample: 1024,
+  presetId: 'a100-100gbe',
   worldSizes: [1, 2, 4, 8, 16, 32, 64],
 } as const;
 
 export function defaultScalingInputs(overlap = 0): ScalingInputs {
   const d = SCALING_DEFAULTS;
+  const tokens = d.samplesPerRank * d.tokensPerSample;
+  const peak = clusterPreset(d.presetId).gpu.bf16Flops.value;
   return {
+    presetId: d.presetId,
     samplesPerRank: d.samplesPerRank,
-    computeSeconds: d.computeSeconds,
+    forwardSeconds: computeSeconds(d.params, tokens, 'forward', peak, DEFAULT_MFU),
+    backwardSeconds: computeSeconds(d.params, tokens, 'backward', peak, DEFAULT_MFU),
     gradientBytes: d.params * d.bytesPerGradient,
-    link: linkPreset(d.linkId),
     overlap,
   };
 }

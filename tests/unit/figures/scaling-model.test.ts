@@ -6,66 +6,52 @@ import {
   scalingPoint,
   SCALING_DEFAULTS,
 } from '../../../src/lib/figures/scaling-model';
+import { computeSeconds, shapeForWorld } from '../../../src/lib/figures/efficiency';
+import { predictCollective } from '../../../playground/simulation/index.ts';
 
-describe('α–β scaling model', () => {
-  const link = { alpha: 1e-5, bandwidth: 1e9 };
+describe('scaling model on a cluster preset', () => {
+  const base = {
+    presetId: 'a100-100gbe',
+    samplesPerRank: 10,
+    forwardSeconds: 0.1,
+    backwardSeconds: 0.2,
+    gradientBytes: 1e8,
+  };
   it('one rank runs at the ideal rate: nothing to all-reduce', () => {
-    const p = scalingPoint(1, {
-      samplesPerRank: 10,
-      computeSeconds: 0.5,
-      gradientBytes: 1e9,
-      link,
-      overlap: 0,
-    });
-    expect(p.throughput).toBe(20);
+    const p = scalingPoint(1, { ...base, overlap: 0 });
+    expect(p.throughput).toBeCloseTo(10 / 0.3, 12);
     expect(p.efficiency).toBe(1);
   });
-  it('without overlap, 4 ranks pay compute + 6α + 1.5·D/bandwidth per step (hand arithmetic)', () => {
-    const p = scalingPoint(4, {
-      samplesPerRank: 10,
-      computeSeconds: 0.5,
-      gradientBytes: 1e8,
-      link,
-      overlap: 0,
-    });
-    const step = 0.5 + 6e-5 + 0.15;
-    expect(p.throughput).toBeCloseTo(40 / step, 9);
-    expect(p.ideal).toBe(80);
+  it('the all-reduce is the cluster model’s on n ranks, filling a node first', () => {
+    const p = scalingPoint(16, { ...base, overlap: 0 });
+    const want = predictCollective(shapeForWorld('a100-100gbe', 16), 'all-reduce', 1e8).seconds;
+    expect(p.commSeconds).toBe(want);
+    expect(p.nodes).toBe(2);
+    expect(p.throughput).toBeCloseTo(160 / (0.3 + want), 9);
   });
   it('full overlap hides communication up to the backward time, never more (backward = 4/6 of compute)', () => {
     expect(BACKWARD_SHARE).toBe(4 / 6);
-    const hidden = scalingPoint(4, {
-      samplesPerRank: 10,
-      computeSeconds: 0.5,
-      gradientBytes: 1e8,
-      link,
-      overlap: 1,
-    });
-    expect(hidden.efficiency).toBe(1);
-    const tooBig = scalingPoint(4, {
-      samplesPerRank: 10,
-      computeSeconds: 0.1,
-      gradientBytes: 1e8,
-      link,
-      overlap: 1,
-    });
-    expect(tooBig.throughput).toBeCloseTo(40 / (0.1 + 0.15 + 6e-5 - 0.1 * (4 / 6)), 9);
+    const small = scalingPoint(8, { ...base, overlap: 1 });
+    expect(small.commSeconds).toBeLessThan(0.2);
+    expect(small.efficiency).toBe(1);
+    const big = scalingPoint(16, { ...base, gradientBytes: 4e9, overlap: 1 });
+    expect(big.commSeconds).toBeGreaterThan(0.2);
+    expect(big.throughput).toBeCloseTo(160 / (0.3 + big.commSeconds - 0.2), 9);
   });
-  it('the default fully overlapped at 8 ranks keeps about 89 %, not 100 %: backward is shorter than the all-reduce', () => {
-    const p = scalingPoint(8, defaultScalingInputs(1));
-    const backward = SCALING_DEFAULTS.computeSeconds * (4 / 6);
-    expect(p.commSeconds).toBeGreaterThan(backward);
-    expect(p.efficiency).toBeCloseTo(0.25 / (0.25 + p.commSeconds - backward), 12);
-    expect(p.efficiency).toBeGreaterThan(0.88);
-    expect(p.efficiency).toBeLessThan(0.89);
+  it('the default: GPT-2 medium, fp32 gradients, 8 × 1,024 tokens per rank at 40 % MFU of an A100', () => {
+    const d = defaultScalingInputs(0);
+    expect(d.gradientBytes).toBe(1.42e9);
+    expect(d.backwardSeconds).toBeCloseTo(computeSeconds(355e6, 8192, 'backward', 312e12, 0.4), 15);
+    expect(d.backwardSeconds / d.forwardSeconds).toBeCloseTo(2, 12);
   });
-  it('the default (355M fp32 gradients over 100 GbE, 0.25 s compute) reaches about 56 % at 8 ranks', () => {
-    expect(SCALING_DEFAULTS.params * SCALING_DEFAULTS.bytesPerGradient).toBe(1.42e9);
-    const p = scalingCurve([8], defaultScalingInputs())[0]!;
-    expect(p.commSeconds).toBeCloseTo(14 * 9.6e-6 + (1.75 * 1.42e9) / 12.5e9, 9);
-    expect(p.efficiency).toBeCloseTo(0.25 / (0.25 + p.commSeconds), 12);
-    expect(p.efficiency).toBeGreaterThan(0.55);
-    expect(p.efficiency).toBeLessThan(0.57);
+  it('the default hides everything inside one node and loses the most when it crosses the NIC', () => {
+    const none = scalingCurve(SCALING_DEFAULTS.worldSizes, defaultScalingInputs(0));
+    const full = scalingCurve(SCALING_DEFAULTS.worldSizes, defaultScalingInputs(1));
+    for (const p of full.filter((q) => q.n <= 8)) expect(p.efficiency).toBe(1);
+    const at = (c: typeof none, n: number) => c.find((p) => p.n === n)!;
+    expect(at(none, 8).efficiency - at(none, 16).efficiency).toBeGreaterThan(0.3);
+    expect(at(full, 16).efficiency).toBeLessThan(0.9);
+    expect(at(full, 16).commSeconds).toBeGreaterThan(defaultScalingInputs().backwardSeconds);
   });
   it('efficiency falls monotonically with n and throughput still rises', () => {
     const c = scalingCurve(SCALING_DEFAULTS.worldSizes, defaultScalingInputs());

@@ -8,6 +8,13 @@ import {
   ringAllReduceTerms,
   type AlphaBeta,
 } from './all-reduce-time';
+import { shapeForWorld } from './efficiency';
+import {
+  clusterPreset,
+  predictCollective,
+  type ClusterPreset,
+  type CollectivePrediction,
+} from '../../../playground/simulation/index.ts';
 
 /** Bytes one rank sends (and, symmetrically, receives) in a ring all-reduce of D bytes: 2(n−1)/n · D. */
 export function ringBytesSentPerRank(n: number, bytes: number): number {
@@ -65,4 +72,16 @@ export const CHAPTER2_EXAMPLE = {
 /** Bandwidth in decimal GB/s, one decimal, as nccl-tests prints it. */
 export function fmtGBs(bytesPerSecond: number): string {
   return `${(bytesPerSecond / 1e9).toFixed(1)} GB/s`;
+}
+
+/** The cluster model's all-reduce of `bytes` on n GPUs of a preset (one node first, then whole nodes). */
+export function clusterAllReduce(presetId: string, n: number, bytes: number): CollectivePrediction {
+  return predictCollective(shapeForWorld(presetId, n), 'all-reduce', bytes);
+}
+
+/** The preset chapter 2 holds the α–β ring against: DGX H100 nodes, with and without NVLink SHARP. */
+export const CHAPTER2_CLUSTER = { nvls: 'h100-ndr', ring: 'h100-ndr-no-nvls' } as const;
+
+export function chapter2Preset(): ClusterPreset {
+  return clusterPreset(CHAPTER2_CLUSTER.nvls);
 }

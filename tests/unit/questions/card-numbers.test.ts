@@ -29,11 +29,16 @@ import {
   DDP_FIRST_BUCKET_BYTES,
 } from '../../../src/lib/figures/ddp-buckets';
 import {
+  computeSeconds,
   DEFAULT_MFU,
   estimateStep,
   H100_BF16_DENSE_FLOPS,
   H100_MEMORY_BYTES,
+  shapeForWorld,
 } from '../../../src/lib/figures/efficiency';
+import { DDP_EXAMPLE } from '../../../src/lib/figures/ddp-time-example';
+import { ringAllReduceSeconds } from '../../../src/lib/figures/all-reduce-time';
+import { intraNodeBandwidth, nodeNetworkBandwidth } from '../../../playground/simulation/index.ts';
 import { globalBatch } from '../../../src/lib/figures/einsum-example';
 import {
   fmtBytes,
@@ -45,7 +50,6 @@ import {
 } from '../../../src/lib/figures/format-quantities';
 import { linkPreset } from '../../../src/lib/figures/link-presets';
 import {
-  BACKWARD_SHARE,
   defaultScalingInputs,
   scalingPoint,
   SCALING_DEFAULTS,
@@ -99,11 +103,26 @@ import { chapterIds, readCards } from './card-files';
 const cards = readCards();
 const ib = linkPreset('infiniband');
 const ethernet = linkPreset('ethernet');
-const ddp7b = estimateStep({ params: 7e9, gpus: 64, tokensPerGpu: 4096, link: ib });
-const backwardPerToken = ddp7b.backward / 4096;
-const scaling8 = scalingPoint(8, defaultScalingInputs(0));
-const scaling8Overlapped = scalingPoint(8, defaultScalingInputs(1));
-const backward8 = SCALING_DEFAULTS.computeSeconds * BACKWARD_SHARE;
+// Chapter 4's example: 7B on 64 GPUs as eight DGX H100 nodes, with NVLink SHARP and with rings only.
+const ddpGpus = DDP_EXAMPLE.nodes * DDP_EXAMPLE.gpusPerNode;
+const ddpOn = (preset: string, tokensPerGpu = DDP_EXAMPLE.tokens.large) =>
+  estimateStep({
+    params: DDP_EXAMPLE.params,
+    tokensPerGpu,
+    cluster: shapeForWorld(preset, ddpGpus),
+  });
+const ddp7b = ddpOn(DDP_EXAMPLE.preset);
+const ddp7bRing = ddpOn(DDP_EXAMPLE.presetWithoutNvls);
+const h100Shape = shapeForWorld(DDP_EXAMPLE.presetWithoutNvls, ddpGpus);
+const flatRing7b = ringAllReduceSeconds(DDP_EXAMPLE.params * 2, ddpGpus, ib);
+const backwardPerToken = computeSeconds(DDP_EXAMPLE.params, 1, 'backward');
+const ms = (seconds: number) => fmtSeconds(seconds);
+// Chapter 3's scaling plot at 16 ranks: the first world that crosses the network.
+const scalingIn = defaultScalingInputs(0);
+const scaling16 = scalingPoint(16, scalingIn);
+const scaling16Overlapped = scalingPoint(16, defaultScalingInputs(1));
+const scaling8 = scalingPoint(8, scalingIn);
+const compute16 = scalingIn.forwardSeconds + scalingIn.backwardSeconds;
 const stragglerOdds = 1 - 0.99 ** 64; // independent: P(at least one of 64 ranks slow) with p = 1 % each
 const mem70 = (strategy: 'ddp' | 'zero1' | 'zero2' | 'zero3', accounting: 'paper' | 'chapter') =>
   zeroPerGpuBreakdown({ params: 70e9, gpus: 8, strategy, accounting });
@@ -150,8 +169,8 @@ const ANSWERS: Record<string, number> = {
   'latency-bandwidth-crossover#0': latencyBandwidthCrossover(8, ib),
   'accumulation-with-data-parallelism#0': globalBatch(32, 8, 4),
   'sync-vs-async-sgd#0': stragglerOdds,
-  'weak-vs-strong-scaling#0': scaling8.efficiency,
-  'communication-overhead#0': ddp7b.allReduce,
+  'weak-vs-strong-scaling#0': scaling16.efficiency,
+  'communication-overhead#0': ddp7bRing.allReduce,
   'ddp-overlap-break-even#0': ddp7b.breakEvenTokensPerGpu,
   'ddp-bucketing#0': bucketCapBytes(),
   'bytes-per-parameter#0': replicaBytesPerParam('bf16-mixed', 'adam'),
@@ -218,29 +237,45 @@ const QUOTED: Record<string, string[]> = {
   'sync-vs-async-sgd': [`**${Math.round(stragglerOdds * 100)} %**`],
   'weak-vs-strong-scaling': [
     gb(SCALING_DEFAULTS.params * SCALING_DEFAULTS.bytesPerGradient),
-    `${scaling8.commSeconds.toFixed(3)} s`,
-    fmtPercent(scaling8.efficiency, 1),
-    `${SCALING_DEFAULTS.computeSeconds} s`,
-    fmtSeconds(ethernet.alpha),
-    `${ethernet.bandwidth / 1e9} GB/s`,
-    `(${backward8.toFixed(3)} s)`,
-    `${(scaling8.commSeconds - backward8).toFixed(3)} s stays exposed`,
-    `**${fmtPercent(scaling8Overlapped.efficiency, 1)}**`,
+    `${SCALING_DEFAULTS.samplesPerRank} samples of ${fmtInt(SCALING_DEFAULTS.tokensPerSample)} tokens`,
+    `${ms(compute16)} of`,
+    `computes ${ms(compute16)} per step (${ms(scalingIn.backwardSeconds)} of it backward)`,
+    `at ${ms(scaling16.commSeconds)}`,
+    `(${(compute16 * 1e3).toFixed(1)} + ${(scaling16.commSeconds * 1e3).toFixed(1)})`,
+    `(${ms(scaling8.commSeconds)} at ${scaling8.n})`,
+    `takes ${ms(scaling16.commSeconds)}`,
+    `**${fmtPercent(scaling16.efficiency, 1)}**`,
+    `backward pass, ${ms(scalingIn.backwardSeconds)} here`,
+    `${ms(scaling16.commSeconds - scalingIn.backwardSeconds)} stays exposed`,
+    `**${fmtPercent(scaling16Overlapped.efficiency, 1)}**`,
   ],
   'communication-overhead': [
     gb(commBytesPerRank('ddp', 7e9, 2, 64), 1),
-    `${ddp7b.allReduce.toFixed(2)} s`,
-    `${ddp7b.backward.toFixed(2)} s`,
-    fmtPercent(ddp7b.efficiency),
-    fmtInt(4096),
-    `${2 * 63}`,
+    `${(intraNodeBandwidth(h100Shape) / 1e9).toFixed(1)} GB/s per GPU`,
+    `carry ${nodeNetworkBandwidth(h100Shape) / 1e9} GB/s together`,
+    `2 × 63/64 × ${gb(14e9, 0)} / ${(intraNodeBandwidth(h100Shape) / 1e9).toFixed(1)} GB/s = ${ms((((2 * 63) / 64) * 14e9) / intraNodeBandwidth(h100Shape))}`,
+    `latencies, ${ms(ddp7bRing.allReduce)} in the model`,
+    `(${nodeNetworkBandwidth(h100Shape) / 1e9} GB/s), so`,
+    `**${ms(ddp7bRing.allReduce)}**`,
+    `with rings and ${ms(ddp7b.allReduce)}`,
+    `about ${flatRing7b.toFixed(2)} s, roughly eight times`,
+    `one ${ib.bandwidth / 1e9} GB/s NIC per GPU`,
+    `takes ${ms(ddp7b.backward)}`,
+    `keeps ${fmtPercent(ddp7b.efficiency)} of`,
+    fmtInt(DDP_EXAMPLE.tokens.large),
     `${DEFAULT_MFU * 100} %`,
     `${H100_BF16_DENSE_FLOPS / 1e12} TFLOP/s`,
   ],
   'ddp-overlap-break-even': [
-    fmtInt(Math.round(ddp7b.breakEvenTokensPerGpu / 100) * 100),
-    fmtSeconds(backwardPerToken),
-    `${ddp7b.allReduce.toFixed(4)} s`,
+    `in ${ms(ddp7b.allReduce)} (the book's`,
+    `of ${H100_BF16_DENSE_FLOPS / 1e12} TFLOP/s`,
+    `≈ ${(backwardPerToken * 1e6).toFixed(2)} µs`,
+    `${ms(ddp7b.allReduce)} / ${(backwardPerToken * 1e6).toFixed(2)} µs ≈ ${fmtInt(ddp7b.breakEvenTokensPerGpu)} tokens`,
+    `**${fmtInt(ddp7b.breakEvenTokensPerGpu)} tokens per GPU**`,
+    `With ${DDP_EXAMPLE.tokens.small} tokens per GPU the job is network bound`,
+    `about ${flatRing7b.toFixed(2)} s and a break-even near`,
+    `${fmtInt(Math.round(flatRing7b / backwardPerToken / 100) * 100)} tokens, eight times`,
+    `${ib.bandwidth / 1e9} GB/s NIC`,
   ],
   'ddp-bucketing': [
     fmtInt(bucketCapBytes()),
@@ -415,16 +450,21 @@ describe('numbers in the cards', () => {
   it('claims made in words hold for the computed figures', () => {
     // ring-all-reduce-traffic: "on 256 ranks it is still under 4 GB"
     expect(ringBytesSentPerRank(256, 2e9)).toBeLessThan(4e9);
-    // ddp-overlap-break-even: 4,096 tokens are network bound, 8,192 hide the all-reduce
-    expect(estimateStep({ params: 7e9, gpus: 64, tokensPerGpu: 4096, link: ib }).bound).toBe(
-      'network',
-    );
-    expect(estimateStep({ params: 7e9, gpus: 64, tokensPerGpu: 8192, link: ib }).bound).toBe(
-      'compute',
-    );
-    // weak-vs-strong-scaling: overlap hides the all-reduce only behind backward, which is shorter than it
-    expect(scaling8.commSeconds).toBeGreaterThan(backward8);
-    expect(scaling8Overlapped.efficiency).toBeLessThan(0.9);
+    // ddp-overlap-break-even: 512 tokens are network bound, 1,024 hide the all-reduce; the flat ring is about 8× slower
+    expect(ddpOn(DDP_EXAMPLE.preset, DDP_EXAMPLE.tokens.small).bound).toBe('network');
+    expect(ddpOn(DDP_EXAMPLE.preset, 1024).bound).toBe('compute');
+    expect(Math.round(flatRing7b / ddp7b.allReduce)).toBe(8);
+    // communication-overhead: rings leave the node through all NICs, so NVLink is the ring's bottleneck; 4,096 tokens are compute bound
+    expect(nodeNetworkBandwidth(h100Shape)).toBeGreaterThan(intraNodeBandwidth(h100Shape));
+    expect(ddp7bRing.collective.algorithm).toBe('ring');
+    expect(ddp7b.bound).toBe('compute');
+    expect(ddp7bRing.breakEvenTokensPerGpu).toBeGreaterThan(900);
+    expect(ddp7bRing.breakEvenTokensPerGpu).toBeLessThan(1100);
+    // weak-vs-strong-scaling: 16 ranks are the first to cross the network; overlap cannot hide it all
+    expect(scaling8.nodes).toBe(1);
+    expect(scaling16.nodes).toBe(2);
+    expect(scaling16.commSeconds).toBeGreaterThan(scalingIn.backwardSeconds);
+    expect(scaling16Overlapped.efficiency).toBeLessThan(0.9);
     // latency-bandwidth-crossover: a full 25 MiB bucket is above the crossover on 8 ranks, below it on 64
     expect(bucketCapBytes()).toBeGreaterThan(latencyBandwidthCrossover(8, ib));
     expect(bucketCapBytes()).toBeLessThan(latencyBandwidthCrossover(64, ib));

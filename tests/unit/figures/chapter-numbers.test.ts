@@ -41,9 +41,20 @@ function prose(src: string): { text: string; math: string[] } {
 
 // A number with a unit, a parameter-count suffix, a multiplier, a percentage, or a decimal point.
 const LITERAL_FIGURE =
-  /(?<![\w-])\d[\d,]*(\.\d+)?\s*(GB|MB|kB|KB|TB|GiB|MiB|KiB|bytes?|B\b|GB\/s|Gb\/s|µs|ms|s\b|%|×|x\b|TFLOP|tokens|GPUs|parameters)|(?<![\w.-])\d+\.\d+|(?<![\w-])\d+(\.\d+)?[BMT]\b/g;
+  /(?<![\w-])\d[\d,]*(\.\d+)?\s*(GB\/s|Gb\/s|GB|MB|kB|KB|TB|GiB|MiB|KiB|bytes?|B\b|µs|μs|ms|s\b|%|×|x\b|TFLOP|tokens|GPUs|parameters)|(?<![\w.-])\d+\.\d+|(?<![\w-])\d+(\.\d+)?[BMT]\b/g;
 // Allowed: names that contain digits (ZeRO-1, fp16, bf16, fp32, Chapter 3, NVLink 4) and years in citations.
 const ALLOWED = /^(\d{4})$/;
+
+describe('the literal-figure scan', () => {
+  it('catches a typed time or bandwidth and lets an expression through', () => {
+    const { text } = prose('It takes 75.2 ms, {fmtSeconds(t)} or 9.6 μs over 370.8 GB/s.');
+    expect([...text.matchAll(LITERAL_FIGURE)].map((m) => m[0].trim())).toEqual([
+      '75.2 ms',
+      '9.6 μs',
+      '370.8 GB/s',
+    ]);
+  });
+});
 
 describe.each(CHAPTERS)('%s prints no literal figures', (file) => {
   const src = readFileSync(join(dir, file), 'utf8');

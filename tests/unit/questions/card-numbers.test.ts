@@ -48,7 +48,7 @@ import {
   fmtPercent,
   fmtSeconds,
 } from '../../../src/lib/figures/format-quantities';
-import { linkPreset } from '../../../src/lib/figures/link-presets';
+import { linkPreset, NET_HOP_HISTORY } from '../../../src/lib/figures/link-presets';
 import {
   defaultScalingInputs,
   scalingPoint,
@@ -228,6 +228,8 @@ const QUOTED: Record<string, string[]> = {
   'bus-bandwidth': [`${+(100 * busBandwidthFactor('all-reduce', 8)).toFixed(1)} GB/s`],
   'latency-bandwidth-crossover': [
     fmtBytes(latencyBandwidthCrossover(8, ib), 2),
+    `used ${NET_HOP_HISTORY.find((h) => h.versions === '2.14–2.17')!.value} µs`,
+    `since ${NET_HOP_HISTORY.at(-1)!.versions.split('–')[0]}`,
     `about ${Math.round(latencyBandwidthCrossover(64, ib) / 1e6)} MB`,
     fmtSeconds(ib.alpha),
     `${ib.bandwidth / 1e9} GB/s`,
@@ -256,6 +258,9 @@ const QUOTED: Record<string, string[]> = {
     `2 × 63/64 × ${gb(14e9, 0)} / ${(intraNodeBandwidth(h100Shape) / 1e9).toFixed(1)} GB/s = ${ms((((2 * 63) / 64) * 14e9) / intraNodeBandwidth(h100Shape))}`,
     `latencies, ${ms(ddp7bRing.allReduce)} in the model`,
     `(${nodeNetworkBandwidth(h100Shape) / 1e9} GB/s), so`,
+    `NVLink's ${(intraNodeBandwidth(h100Shape) / 1e9).toFixed(1)} GB/s:`,
+    `boundary carries ${nodeNetworkBandwidth(h100Shape) / 1e9} GB/s`,
+    `at the ${(intraNodeBandwidth(h100Shape) / 1e9).toFixed(1)} GB/s NCCL`,
     `**${ms(ddp7bRing.allReduce)}**`,
     `with rings and ${ms(ddp7b.allReduce)}`,
     `about ${flatRing7b.toFixed(2)} s, roughly eight times`,
@@ -268,6 +273,8 @@ const QUOTED: Record<string, string[]> = {
   ],
   'ddp-overlap-break-even': [
     `in ${ms(ddp7b.allReduce)} (the book's`,
+    `takes about ${(backwardPerToken * 1e6).toFixed(2)} µs`,
+    `takes ${ms(ddp7b.allReduce)}, so`,
     `of ${H100_BF16_DENSE_FLOPS / 1e12} TFLOP/s`,
     `≈ ${(backwardPerToken * 1e6).toFixed(2)} µs`,
     `${ms(ddp7b.allReduce)} / ${(backwardPerToken * 1e6).toFixed(2)} µs ≈ ${fmtInt(ddp7b.breakEvenTokensPerGpu)} tokens`,
@@ -342,6 +349,7 @@ const QUOTED: Record<string, string[]> = {
     `${gb(7e9 * adam.grads, 0)} for 7B`,
     `about ${(pcie.bandwidth / 1e9).toFixed(1)} GB/s`,
     `at least ${((7e9 * adam.grads) / pcie.bandwidth).toFixed(2)} s`,
+    `${gb(7e9 * adam.grads, 0)} / ${(pcie.bandwidth / 1e9).toFixed(1)} GB/s ≈ ${((7e9 * adam.grads) / pcie.bandwidth).toFixed(2)} s`,
   ],
   'sizing-13b-on-8-gpus': [
     ...(['ddp', 'zero1', 'zero2', 'zero3'] as const).map((s) => `= ${gb(mem13(s))} |`),
@@ -393,6 +401,7 @@ const QUOTED: Record<string, string[]> = {
     `instead of ${2 * (128 - 1)}`,
     `about ${flatRingSeconds(14e9, cluster16x8).toFixed(2)} s on`,
     `and ${hierarchicalSeconds(14e9, cluster16x8).total.toFixed(2)} s hierarchically`,
+    `around ${ib.bandwidth / 1e9} GB/s`,
   ],
   'hsdp-2d-mesh': [
     `**${gb(hsdp7b.allReduce)}** per GPU`,
@@ -508,6 +517,55 @@ describe('numbers in the cards', () => {
     expect(mem70('zero2', 'chapter').total).not.toBe(SOURCE_70B_TABLE.zero2);
     expect(commRatioToDdp('zero3')).not.toBe(SOURCE_ZERO3_COMM_MULTIPLE);
   });
+});
+
+/** A time or a bandwidth typed with its unit: 75.2 ms, 9.6 µs, 0.55 s, 370.8 GB/s. */
+const TIME_FIGURE =
+  /(?<![\w.])\d[\d,]*(?:\.\d+)?(?:\s*(?:\\,|\\ )?\s*(?:µs|μs|\\mu\s*s|ms|GB\/s)|(?:\s+|\\,|\\ )s)(?![\w/])/g;
+/(?<![\w.])\d[\d,]*(?:\.\d+)?\s*(?:\\,|\\ )?\s*(?:µs|μs|\\mu\s*s|ms|s|GB\/s)(?![\w/])/g;
+/**
+ * Time figures a card may type without a figure function behind them, with the reason. Only the
+ * givens of a made-up exercise and quotations of a source belong here; a result never does.
+ */
+const TIME_FIGURES_ALLOWED: Record<string, { figures: string[]; why: string }> = {
+  'async-collective-handles': {
+    figures: ['30 ms', '20 ms', '50 ms', '30 + 20 = 50 ms', '20 ms'],
+    why: 'made-up givens of the exercise (a 30 ms all-reduce beside 20 ms of compute); the saving is in ANSWERS',
+  },
+  'bus-bandwidth': {
+    figures: ['100 GB/s', '175 GB/s'],
+    why: 'a made-up algbw of 100 GB/s; the 175 GB/s result is in ANSWERS and QUOTED',
+  },
+};
+
+/** Character ranges of a text covered by any of the strings. */
+function covered(text: string, strings: readonly string[]): [number, number][] {
+  const ranges: [number, number][] = [];
+  for (const f of strings) {
+    for (let i = text.indexOf(f); i >= 0; i = text.indexOf(f, i + 1))
+      ranges.push([i, i + f.length]);
+  }
+  return ranges;
+}
+
+describe('cards type no time figure of their own', () => {
+  it('finds the figures it checks', () => {
+    const hits = (t: string) => [...t.matchAll(TIME_FIGURE)].map((m) => m[0]);
+    expect(
+      hits('takes 75.2 ms, 9.6 µs per step, 0.55 s, 370.8 GB/s and $126\\times 9.6\\,\\mu s$'),
+    ).toEqual(['75.2 ms', '9.6 µs', '0.55 s', '370.8 GB/s', '9.6\\,\\mu s']);
+    expect(hits('ZeRO-3s 3 steps, 2s complement, 14 GB')).toEqual([]);
+  });
+  for (const card of cards) {
+    it(`${card.id}: every time (µs, ms, s) and bandwidth (GB/s) is a computed figure or an allowed given`, () => {
+      const allowed = TIME_FIGURES_ALLOWED[card.id]?.figures ?? [];
+      const ranges = covered(card.text, [...(QUOTED[card.id] ?? []), ...allowed]);
+      const loose = [...card.text.matchAll(TIME_FIGURE)]
+        .filter((m) => !ranges.some(([a, b]) => m.index >= a && m.index + m[0].length <= b))
+        .map((m) => m[0]);
+      expect(loose, `${card.id} types ${loose.join(' | ')}`).toEqual([]);
+    });
+  }
 });
 
 describe('shape of every card', () => {

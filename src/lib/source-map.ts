@@ -343,6 +343,33 @@ const PRIMARY_SOURCES_1_TO_6: PrimaryCitation[] = [
   },
   {
     claim:
+      "The α of chapter 2's flat ring is NCCL's latency for one network step of a ring (Simple): 14 µs in the NCCL the book's cluster model cites (2.30.7) and since 2.18, 9.6 µs in 2.14–2.17.",
+    chapter: C2,
+    anchor: 'the-αβ-cost-model',
+    source:
+      'NVIDIA/nccl src/graph/tuning.cc at v2.30.7-1, ncclTunerConstantsDefaults.hwLatencies[NET][RING][SIMPLE]; history per release tag in playground/simulation/nccl-constants.ts (RING_NET_SIMPLE_HOP_HISTORY_US)',
+    url: 'https://github.com/NVIDIA/nccl/blob/v2.30.7-1/src/graph/tuning.cc',
+  },
+  {
+    claim:
+      'Across nodes NCCL runs its rings through NVLink inside a node and enters and leaves each node through a NIC, several such flows at once, so a node with a NIC per GPU drives all its NICs (rails); the all-reduce times of chapters 4 and 6 come from the cluster model that prices it so.',
+    chapter: C6,
+    anchor: 'the-efficiency-equation',
+    source:
+      'sjeaugey (NVIDIA) in NVIDIA/nccl issue 412: "NCCL is able to aggregate the bandwidth of multiple NICs … data can flow from the NIC to the nearest GPU, go through all the other GPUs through NVLink, then exit from the last GPU, back to the NIC"; issue 1933: "the output NIC of a node will connect to the input NIC of the other node"; NICs per node in playground/simulation/presets.ts',
+    url: 'https://github.com/NVIDIA/nccl/issues/412',
+  },
+  {
+    claim:
+      "Chapter 4's 7B/64-GPU example on eight DGX H100 nodes: NVLink SHARP inside the node with a tree across nodes, or rings on NVLink with NVLS off (NCCL_NVLS_ENABLE=0).",
+    chapter: C4,
+    anchor: 'what-ddp-costs-and-when-it-scales-linearly',
+    source:
+      'NVIDIA/nccl src/graph/tuning.cc at v2.30.7-1 (ncclTopoTuneModel: NVLS and NVLS_TREE bandwidths, nvlsEfficiency); DGX H100 in the DGX BasePod reference architecture (eight GPUs, eight 400 Gb/s ConnectX-7)',
+    url: 'https://github.com/NVIDIA/nccl/blob/v2.30.7-1/src/graph/tuning.cc',
+  },
+  {
+    claim:
       "PyTorch's ZeroRedundancyOptimizer keeps DDP's gradient all-reduce (2Ψ) and, after each rank steps its shard, broadcasts every rank's updated parameters (Ψ): 3Ψ.",
     chapter: C5,
     anchor: 'zero-1--2-and--3-what-each-shards-and-what-each-moves',

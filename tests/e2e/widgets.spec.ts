@@ -6,10 +6,13 @@ import {
   STRATEGIES,
   type Strategy,
 } from '../../src/lib/figures/zero-memory';
-import { estimateStep } from '../../src/lib/figures/efficiency';
-import { linkPreset } from '../../src/lib/figures/link-presets';
-import { ringAllReduceTerms } from '../../src/lib/figures/all-reduce-time';
-import { fmtGB, fmtInt, fmtPercent, fmtSeconds } from '../../src/lib/figures/format-quantities';
+import {
+  estimate,
+  estimatorOutputs,
+  ESTIMATOR_PRESETS,
+  type EstimatorInput,
+} from '../../src/lib/figures/comm-estimator';
+import { fmtGB, fmtInt, fmtSeconds } from '../../src/lib/figures/format-quantities';
 import {
   COMM_ESTIMATOR_DEFAULTS,
   MEMORY_CALCULATOR_DEFAULTS,
@@ -172,60 +175,53 @@ test('chapter 5 prints the 70B table in both accountings, with ZeRO-2 at 227.5 G
   ).toContainText('all-gather of updated parameters');
 });
 
-async function expectComm(
-  w: Locator,
-  p: {
-    params: number;
-    gpus: number;
-    link: Parameters<typeof linkPreset>[0];
-    alpha?: number;
-    tokens: number;
-    mfu: number;
-  },
-) {
-  const preset = linkPreset(p.link);
-  const link = { alpha: p.alpha ?? preset.alpha, bandwidth: preset.bandwidth };
-  const e = estimateStep({
-    params: p.params,
-    tokensPerGpu: p.tokens,
-    gpus: p.gpus,
-    link,
-    mfu: p.mfu,
-  });
-  const t = ringAllReduceTerms(p.params * 2, p.gpus, link);
-  await expect(out(w, 'allreduce')).toHaveText(fmtSeconds(e.allReduce));
-  await expect(out(w, 'latency')).toHaveText(fmtSeconds(t.latency));
-  await expect(out(w, 'compute')).toHaveText(fmtSeconds(e.compute));
-  await expect(out(w, 'step')).toHaveText(fmtSeconds(e.stepOverlapped));
-  await expect(out(w, 'efficiency')).toHaveText(fmtPercent(e.efficiency));
-  await expect(out(w, 'breakeven')).toHaveText(fmtInt(e.breakEvenTokensPerGpu));
-  await expect(out(w, 'verdict')).toHaveAttribute('data-bound', e.bound);
-  return e;
+async function expectComm(w: Locator, input: EstimatorInput) {
+  for (const [name, text] of Object.entries(estimatorOutputs(input)))
+    await expect(out(w, name)).toHaveText(text);
+  await expect(out(w, 'verdict')).toHaveAttribute('data-bound', estimate(input).bound);
+  await expect(w.locator(`[data-sources="${input.preset}"]`)).toBeVisible();
+  return estimate(input);
 }
 
-test('communication estimator: defaults, link presets, α and the network-bound verdict', async ({
+test('communication estimator: defaults, cluster presets, nodes and the network-bound verdict', async ({
   page,
 }) => {
   await page.goto(FSDP);
   const w = page.locator('[data-widget="comm-time-estimator"]');
   const d = COMM_ESTIMATOR_DEFAULTS;
-  const base = { params: d.params, gpus: d.gpus, link: d.link, tokens: d.tokensPerGpu, mfu: d.mfu };
-  await expectComm(w, base);
-  await w.getByLabel('Link').selectOption('nvlink');
-  await expect(w.getByLabel('α per ring step (µs)')).toHaveValue(
-    String(+(linkPreset('nvlink').alpha * 1e6).toFixed(3)),
+  const base: EstimatorInput = {
+    params: d.params,
+    preset: d.preset,
+    nodes: d.nodes,
+    gpusPerNode: d.gpusPerNode,
+    tokensPerGpu: d.tokensPerGpu,
+    mfu: d.mfu,
+  };
+  const rails = await expectComm(w, base);
+  expect(rails.bound).toBe('compute');
+  await expect(w.getByRole('combobox', { name: /^Cluster/ }).locator('option')).toHaveCount(
+    ESTIMATOR_PRESETS.length,
   );
-  const fast = await expectComm(w, { ...base, link: 'nvlink' });
-  await w.getByLabel('Link').selectOption('ethernet');
-  const slow = await expectComm(w, { ...base, link: 'ethernet' });
-  expect(fast.bound).toBe('compute');
-  expect(slow.bound).toBe('network');
+  await w.getByRole('combobox', { name: /^Cluster/ }).selectOption('a100-100gbe');
+  const oneNic = await expectComm(w, { ...base, preset: 'a100-100gbe' });
+  expect(oneNic.bound).toBe('network');
   await expect(out(w, 'verdict')).toContainText('Network bound');
-  await w.getByLabel('α per ring step (µs)').fill('50');
+  await expect(w.locator('[data-sources="h100-ndr"]')).toBeHidden();
+  await w.getByLabel('Nodes', { exact: true }).fill('1');
   await w.getByLabel('Tokens per GPU per step').fill('65536');
-  await expectComm(w, { ...base, link: 'ethernet', alpha: 50e-6, tokens: 65536 });
-  await w.getByLabel('World size (GPUs)').fill('0');
+  await expectComm(w, { ...base, preset: 'a100-100gbe', nodes: 1, tokensPerGpu: 65536 });
+  await w.getByLabel('GPUs per node').fill('9');
   await expect(out(w, 'error')).toBeVisible();
+  await expect(out(w, 'error')).toContainText('gpus per node must be');
+  await w.getByLabel('GPUs per node').fill('4');
+  await expect(out(w, 'error')).toBeHidden();
+  await expectComm(w, {
+    ...base,
+    preset: 'a100-100gbe',
+    nodes: 1,
+    gpusPerNode: 4,
+    tokensPerGpu: 65536,
+  });
 });
 
 async function axe(page: Page, path: string, theme: 'light' | 'dark') {

@@ -30,8 +30,8 @@ describe('the playground manifest', () => {
 describe('every chapter playground (and every program no page embeds) prints its expected lines on every rank', () => {
   for (const p of chapterOrStandalone) {
     it(`${p.src} on ${p.world} ranks${p.page ? ` (${p.page})` : ' (not embedded)'}`, async () => {
-      // Chapters 7–9 train transformer blocks: WASM runs them several times faster than the CPU backend.
-      const backend = /^0[789]-/.test(p.src) ? 'wasm' : 'cpu';
+      // Chapters 7–9 and chapter 1's transformer demo train transformer blocks: WASM runs them several times faster than CPU.
+      const backend = /^0[789]-|char-transformer/.test(p.src) ? 'wasm' : 'cpu';
       const { result, record } = await runProgram({
         code: readProgram(p.src),
         worldSize: p.world,

@@ -28,13 +28,14 @@ test('plot draws an SVG chart per name with a legend, and a keyboard table of ev
       `^Line chart "loss": ${world} series \\(rank \\d(, rank \\d)*\\); x from 0 to 4; values from 0\\.2 to ${world}\\.`,
     ),
   );
-  await expect(loss.locator('polyline')).toHaveCount(world);
+  await expect(loss.locator('svg[role="img"] polyline')).toHaveCount(world);
   await expect(loss.locator('.pg-plot-legend li')).toHaveText(
     Array.from({ length: world }, () => /^rank \d$/),
   );
   const bars = root.locator('figure[data-chart="MiB held"]');
   await expect(bars.getByRole('img')).toHaveAttribute('aria-label', /^Bar chart "MiB held"/);
-  await expect(bars.locator('rect')).toHaveCount(2 * world);
+  await expect(bars.locator('svg[role="img"] rect')).toHaveCount(2 * world);
+  await expect(bars.locator('.pg-plot-legend li')).toHaveCount(world);
 
   // The table, by keyboard: focus the toggle, press Enter; every rank's column holds (rank + 1) / (step + 1).
   const toggle = loss.getByRole('button', { name: 'Show table' });

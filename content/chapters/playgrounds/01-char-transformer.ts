@@ -26,7 +26,7 @@ const s = 24,
   dh = h / heads,
   layers = 2,
   globalBatch = 8,
-  steps = 12;
+  steps = 10;
 const n = dist.worldSize,
   per = globalBatch / n;
 if (globalBatch % n !== 0)

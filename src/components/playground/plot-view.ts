@@ -3,7 +3,7 @@ import {
   chartsOf,
   formatPlotNumber,
   type PlotChart,
-} from '../../../playground/cluster/plot-series.ts';
+} from '../../../playground/cluster/protocol.ts';
 import { MAX_PLOT_POINTS, type PlotPoint } from '../../../playground/contract/protocol.ts';
 import { injectCss } from './inject-css.ts';
 

@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 /**
  * `npm run ranks -- run <file.ts> --world N [--backend cpu|wasm] [--timeout ms]`: runs a playground
- * program on N worker-thread ranks and prints every line as `[rank k] …`.
+ * program on N worker-thread ranks and prints every line as `[rank k] …`, then every `plot` chart as a table.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runProgram } from '../cluster/node.ts';
+import { plotsText } from '../cluster/plot-series.ts';
 import type { ClusterEvent } from '../cluster/protocol.ts';
 import { parseCliArgs, USAGE, UsageError } from './cli-args.ts';
 import { MODEL_COMMANDS } from './predict-command.ts';
@@ -87,6 +88,9 @@ async function main(): Promise<number> {
     print,
   );
   const result = record.result!;
+  // Charts the program drew with `plot` come after its output, each as a tab-separated table.
+  if (record.plots.length)
+    process.stdout.write(`\n${plotsText(record.plots, record.plotTotal).join('\n')}`);
   if (result.reason === 'compile-error')
     process.stderr.write(
       `${args.file}:${result.error?.line ?? '?'}:${result.error?.column ?? '?'} ${result.error?.message}\n`,

@@ -7,6 +7,8 @@ import type { RunRecord } from './run-record.ts';
 
 export type { RecordedLine, RankRecord } from './run-record.ts';
 export type { RunRecord } from './run-record.ts';
+export { chartsOf, chartRows, chartText, formatPlotNumber } from './plot-series.ts';
+export type { PlotChart, PlotSeries } from './plot-series.ts';
 export type {
   Backend,
   BackendChoice,
@@ -14,6 +16,7 @@ export type {
   RunOptions,
   RunResult,
   TraceEvent,
+  PlotPoint,
 } from '../contract/protocol.ts';
 
 /** A started run: `done` settles once every rank has exited, or the run was stopped or timed out. */

@@ -4,7 +4,10 @@ import {
   LOG_LEVELS,
   BACKENDS,
   TRACE_KINDS,
+  PLOT_KINDS,
+  MAX_PLOT_NAME,
   type ClusterEvent,
+  type PlotPoint,
   type TraceEvent,
 } from '../contract/protocol.ts';
 
@@ -28,6 +31,25 @@ function traceEvent(raw: unknown, rank: number): TraceEvent | null {
   if (step !== undefined) out.step = step;
   if (peer !== undefined) out.peer = peer;
   return out;
+}
+
+function plotPoint(raw: unknown, rank: number): PlotPoint | null {
+  if (typeof raw !== 'object' || raw === null) return null;
+  const p = raw as Record<string, unknown>;
+  if (!isOneOf(PLOT_KINDS, p.kind) || !isString(p.chart) || !isString(p.series) || !isNumber(p.y))
+    return null;
+  // A line's x is a number, a bar's a label: anything else is dropped, not coerced.
+  if (p.kind === 'line' ? !isNumber(p.x) : !isString(p.x)) return null;
+  const name = (s: string) => s.slice(0, MAX_PLOT_NAME);
+  const x = p.x as number | string;
+  return {
+    rank,
+    kind: p.kind,
+    chart: name(p.chart),
+    series: name(p.series),
+    x: typeof x === 'string' ? name(x) : x,
+    y: p.y,
+  };
 }
 
 /**
@@ -73,6 +95,13 @@ export function eventFromRank(data: unknown, rank: number): ClusterEvent | null 
         .map((t) => traceEvent(t, rank))
         .filter((t): t is TraceEvent => t !== null);
       return { type: 'trace', rank, events };
+    }
+    case 'plot': {
+      if (!Array.isArray(e.points)) return null;
+      const points = e.points
+        .map((p) => plotPoint(p, rank))
+        .filter((p): p is PlotPoint => p !== null);
+      return { type: 'plot', rank, points };
     }
   }
 }

@@ -1,9 +1,11 @@
 import {
   MAX_LOG_LINES,
+  MAX_PLOT_POINTS,
   MAX_TRACE_EVENTS,
   type Backend,
   type ClusterEvent,
   type LogLevel,
+  type PlotPoint,
   type RunResult,
   type TraceEvent,
 } from '../contract/protocol.ts';
@@ -44,6 +46,9 @@ export class RunRecord {
   /** The first MAX_TRACE_EVENTS trace steps; traceTotal counts them all. */
   readonly trace: TraceEvent[] = [];
   traceTotal = 0;
+  /** The first MAX_PLOT_POINTS points the ranks drew, in arrival order; plotTotal counts them all. */
+  readonly plots: PlotPoint[] = [];
+  plotTotal = 0;
   result: RunResult | null = null;
 
   constructor(worldSize: number) {
@@ -64,6 +69,7 @@ export class RunRecord {
       return;
     }
     if (e.type === 'trace') return this.addTrace(e.rank, e.events);
+    if (e.type === 'plot') return this.addPlot(e.rank, e.points);
     this.events.push(e);
     switch (e.type) {
       case 'backend':
@@ -93,6 +99,13 @@ export class RunRecord {
     const kept = events.slice(0, Math.max(0, MAX_TRACE_EVENTS - this.trace.length));
     for (const t of kept) this.trace.push(t);
     if (kept.length) this.events.push({ type: 'trace', rank, events: kept });
+  }
+
+  private addPlot(rank: number, points: PlotPoint[]): void {
+    this.plotTotal += points.length;
+    const kept = points.slice(0, Math.max(0, MAX_PLOT_POINTS - this.plots.length));
+    for (const p of kept) this.plots.push(p);
+    if (kept.length) this.events.push({ type: 'plot', rank, points: kept });
   }
 
   finish(result: RunResult): void {

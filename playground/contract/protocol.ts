@@ -78,6 +78,25 @@ export interface TraceEvent {
   label?: string;
 }
 
+/** Chart kinds a program may draw with `plot`: a line (x numeric, e.g. step) or bars (x a category label). */
+export const PLOT_KINDS = ['line', 'bar'] as const;
+export type PlotKind = (typeof PLOT_KINDS)[number];
+/** Plot points a run keeps (all ranks together); more are counted, not kept, like log lines. */
+export const MAX_PLOT_POINTS = 20_000;
+/** Characters kept of a chart or series name (a name is a label, not a channel for text). */
+export const MAX_PLOT_NAME = 80;
+
+/** One point a rank drew: chart `chart`, series `series` (its rank's, unless the program named one). */
+export interface PlotPoint {
+  rank: number;
+  kind: PlotKind;
+  chart: string;
+  series: string;
+  /** A number (step, time) for a line; a category label for a bar. */
+  x: number | string;
+  y: number;
+}
+
 export const LOG_LEVELS = ['log', 'info', 'warn', 'error'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
@@ -87,13 +106,15 @@ export type ClusterEvent =
   | { type: 'log'; rank: number; level: LogLevel; text: string; time: number }
   | { type: 'error'; rank: number; message: string; line?: number; column?: number; time: number }
   | { type: 'exit'; rank: number; ok: boolean; time: number }
-  | { type: 'trace'; rank: number; events: TraceEvent[] };
+  | { type: 'trace'; rank: number; events: TraceEvent[] }
+  | { type: 'plot'; rank: number; points: PlotPoint[] };
 export const CLUSTER_EVENT_TYPES = [
   'backend',
   'log',
   'error',
   'exit',
   'trace',
+  'plot',
 ] as const satisfies readonly ClusterEvent['type'][];
 
 export interface RunOptions {

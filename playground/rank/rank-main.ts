@@ -2,16 +2,23 @@ import * as tf from '@tensorflow/tfjs';
 import { joinWorld } from '../collectives/create-dist.ts';
 import type { RankCollectives } from '../collectives/rank-collectives.ts';
 import { setCurrentRank } from '../collectives/rank-context.ts';
-import { LOG_LEVELS, type ClusterEvent, type TraceEvent } from '../contract/protocol.ts';
+import {
+  LOG_LEVELS,
+  type ClusterEvent,
+  type PlotPoint,
+  type TraceEvent,
+} from '../contract/protocol.ts';
 import { loadProgram, programLocation } from './compile.ts';
 import { captureLogArgs, formatLogArgs, formatLogArgsNow } from './format-log.ts';
 import { lockIntrinsics } from './lock-intrinsics.ts';
 import { LogPacer } from './log-pacer.ts';
+import { setPlotSink } from './plot-api.ts';
 import { enforceTensorBudget, MemoryBudgetError } from './memory-budget.ts';
 import * as ranksModule from './ranks-module.ts';
 import type { BackendPlatform, RankStart } from './rank-protocol.ts';
 
 const LEVELS = LOG_LEVELS;
+const PLOT_FLUSH_MS = 200;
 
 /** Runs the reader's program as one rank: picks a backend, joins the shared world, streams output, reports exit. */
 export async function runRank(start: RankStart, platform: BackendPlatform): Promise<void> {
@@ -45,6 +52,19 @@ export async function runRank(start: RankStart, platform: BackendPlatform): Prom
   const flushTrace = () => {
     if (trace.length) emit({ type: 'trace', rank, events: trace.splice(0) });
   };
+  // Plot points go out in batches: at most every PLOT_FLUSH_MS, so a chart grows while the program runs.
+  const plotted: PlotPoint[] = [];
+  let plotTimer: ReturnType<typeof setTimeout> | undefined;
+  const flushPlot = () => {
+    clearTimeout(plotTimer);
+    plotTimer = undefined;
+    if (plotted.length) emit({ type: 'plot', rank, points: plotted.splice(0) });
+  };
+  setPlotSink((p) => {
+    plotted.push({ rank, ...p });
+    if (plotted.length >= 256) flushPlot();
+    else plotTimer ??= setTimeout(flushPlot, PLOT_FLUSH_MS);
+  }, rank);
   let comm: RankCollectives | undefined;
   const fail = (error: unknown) => {
     const message =
@@ -115,6 +135,7 @@ export async function runRank(start: RankStart, platform: BackendPlatform): Prom
   }
   await logChain;
   flushTrace();
+  flushPlot();
   emit({ type: 'exit', rank, ok, time: now() });
 }
 

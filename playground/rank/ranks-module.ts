@@ -14,6 +14,8 @@ export type {
   CommStats,
 } from '../collectives/dist-api.ts';
 export * from '../parallel/index.ts';
+export { plot } from './plot-api.ts';
+export type { PlotOptions } from './plot-api.ts';
 
 /**
  * This rank's process group, shaped like `torch.distributed`: `dist.rank`, `dist.worldSize`,

@@ -1,8 +1,9 @@
 // The same model and the same data, trained for the same number of epochs at global batch 32 to 2048
 // over the ranks: with the base learning rate, with the rate scaled by √k, and scaled linearly by k
-// with a warm-up. Every rank computes its shard of each global batch; gradients are averaged.
+// with a warm-up. Every rank computes its shard of each global batch; gradients are averaged. Rank 0 plots
+// each run's loss on all the data every 256 examples, so the curves share their x (epochs).
 import * as tf from '@tensorflow/tfjs';
-import { dist } from 'ranks';
+import { dist, plot } from 'ranks';
 
 const n = dist.worldSize,
   d = 16,
@@ -28,7 +29,13 @@ async function train(batch: number, rule: Rule) {
   const peak = rule === 'linear' ? baseLr * k : rule === 'sqrt' ? baseLr * Math.sqrt(k) : baseLr; // Goyal et al.: linear
   const warmup = rule === 'base' ? 0 : Math.max(1, Math.round(warmupFraction * steps));
   let w = tf.zeros([d, 1]);
+  const drawn = batch <= 512; // batch 2048 diverges: its loss would flatten every other curve
+  const series = `batch ${batch}, ${rule}`;
   for (let step = 0; step < steps; step++) {
+    if (drawn && dist.rank === 0 && (step * batch) % 256 === 0)
+      plot.line('loss on all data', (step * batch) / examples, (await lossOn(w, X, Y).data())[0]!, {
+        series,
+      });
     const lr = step < warmup ? (peak * (step + 1)) / warmup : peak;
     const start = (step % (examples / batch)) * batch + dist.rank * per; // this rank's slice of the global batch (the rows are i.i.d.)
     xb = X.slice([start, 0], [per, d]);
@@ -42,6 +49,10 @@ async function train(batch: number, rule: Rule) {
     w = next;
   }
   const loss = (await lossOn(w, X, Y).data())[0]!;
+  if (drawn && dist.rank === 0) {
+    plot.line('loss on all data', epochs, loss, { series });
+    plot.bar('final loss', `batch ${batch}`, loss, { series: rule });
+  }
   return { batch, rule, steps, peak, warmup, loss };
 }
 

@@ -1,5 +1,6 @@
 import type { ClusterEvent, RunRecord } from '../../../playground/cluster/protocol.ts';
 import { MAX_LOG_LINES } from '../../../playground/contract/protocol.ts';
+import { PlotView } from './plot-view.ts';
 
 type Line = {
   rank: number;
@@ -53,6 +54,8 @@ export class OutputView {
   private grid: HTMLElement;
   private toggle: HTMLButtonElement;
   private download: HTMLButtonElement;
+  /** Charts the program drew with `plot`, below the panes. */
+  private plots = new PlotView();
 
   constructor(private onJump: (line: number, column?: number) => void) {
     this.root = document.createElement('div');
@@ -82,7 +85,7 @@ export class OutputView {
     this.combined.className = 'pg-combined';
     this.combined.setAttribute('aria-label', 'All ranks, in time order');
     this.combined.hidden = true;
-    this.root.append(bar, this.grid, this.combinedNote, this.combined);
+    this.root.append(bar, this.grid, this.combinedNote, this.combined, this.plots.root);
   }
 
   reset(worldSize: number): void {
@@ -97,6 +100,7 @@ export class OutputView {
     this.grid.replaceChildren();
     this.combined.replaceChildren();
     this.combinedNote.hidden = true;
+    this.plots.reset();
     this.grid.style.setProperty('--cols', String(Math.min(worldSize, 4)));
     for (let r = 0; r < worldSize; r++) this.pane(r);
   }
@@ -153,6 +157,7 @@ export class OutputView {
   /** Takes one event; the page draws it with the others of this animation frame. */
   add(e: ClusterEvent): void {
     if (e.type === 'backend') return this.setBackend(e.rank, e.backend, e.reason);
+    if (e.type === 'plot') return this.plots.add(e.points);
     if (e.type !== 'log' && e.type !== 'error') return;
     const line: Line =
       e.type === 'log'
@@ -176,6 +181,7 @@ export class OutputView {
 
   /** Draws whatever is still waiting for a frame (the run ended: the panes must be final now). */
   flushNow(): void {
+    this.plots.flushNow();
     if (!this.frame) return;
     cancelAnimationFrame(this.frame);
     this.flush();

@@ -1,4 +1,9 @@
-/** The memory calculator's explanatory line, shared by the server render and the client update. */
+/** The memory calculator's explanatory lines, shared by the server render and the client update. */
+import {
+  activationBytesPerLayer,
+  type Recompute,
+  type TransformerShape,
+} from './activation-memory';
 import {
   bytesPerParam,
   MIXED_PRECISION_LAYOUTS,
@@ -25,4 +30,44 @@ export function layoutNote(choice: {
   return choice.strategy === 'zero2'
     ? `${note} Its ZeRO-2 is FSDP SHARD_GRAD_OP: fp32 shards plus a ${copy}-byte copy of the whole model held from forward to backward.`
     : note;
+}
+
+/** How the calculator names each recomputation mode (Korthikanti et al. 2022, §5). */
+export const RECOMPUTE_LABEL: Record<Recompute, string> = {
+  none: 'None: keep every activation',
+  selective: 'Selective: recompute attention scores',
+  full: 'Full: keep each layer input only',
+};
+
+/** The per-layer formula the calculator applies, in the paper's symbols (16-bit activations, no tensor parallelism). */
+export const ACTIVATION_FORMULA: Record<Recompute, string> = {
+  none: 'L · sbh(34 + 5as/h)',
+  selective: 'L · 34sbh',
+  full: 'L · 2sbh',
+};
+
+/** Why a layer shape cannot be computed, or null when it can. */
+export function activationInputError(x: TransformerShape & { layers: number }): string | null {
+  const whole = [x.seq, x.micro, x.hidden, x.layers, x.heads].every(
+    (v) => Number.isInteger(v) && v >= 1,
+  );
+  if (!whole)
+    return 'Sequence length, micro-batch, hidden size, layers and heads must be whole numbers (at least 1).';
+  if (x.hidden % x.heads !== 0)
+    return `The hidden size (${x.hidden}) must divide evenly by the number of heads (${x.heads}).`;
+  return null;
+}
+
+/**
+ * What one GPU holds with activations on top of its model states: activations are per rank (data
+ * parallelism, ZeRO and FSDP shard none of them), so the total adds them whole.
+ */
+export function perGpuWithActivations(
+  modelStates: number,
+  x: TransformerShape & { layers: number },
+  recompute: Recompute,
+): { perLayer: number; activations: number; total: number } {
+  const perLayer = activationBytesPerLayer(x, recompute);
+  const activations = perLayer * x.layers;
+  return { perLayer, activations, total: modelStates + activations };
 }

@@ -2,6 +2,7 @@
 import type { PresetId } from '../../../playground/simulation/index.ts';
 import type { MixedPrecisionLayout, Optimizer, Precision, Strategy } from './zero-memory';
 import { DEFAULT_MFU } from './efficiency';
+import { GPT3_175B, type Recompute, type TransformerShape } from './activation-memory';
 
 export const MEMORY_CALCULATOR_DEFAULTS: {
   params: number;
@@ -35,3 +36,12 @@ export const COMM_ESTIMATOR_DEFAULTS: {
   tokensPerGpu: 4096,
   mfu: DEFAULT_MFU,
 };
+
+/**
+ * The memory calculator's activation inputs: GPT-3 175B's layer shape as Korthikanti et al. 2022 list it
+ * (Table 3: s 2048, h 12288, a 96, L 96), micro-batch 1, and the paper's recommended selective recomputation.
+ */
+export const ACTIVATION_CALCULATOR_DEFAULTS: TransformerShape & {
+  layers: number;
+  recompute: Recompute;
+} = { ...GPT3_175B, micro: 1, recompute: 'selective' };

@@ -1,10 +1,13 @@
-// A small decoder-only, character-level transformer trained with the book's DDP on every rank's
-// shard of each global batch, next to one device training on the whole batch. Same init, same data,
-// same Adam: the losses and the final weights must agree to float32 rounding.
+// A small decoder-only, character-level transformer trained three ways at once on every rank: with the
+// book's DDP on this rank's shard of each global batch, with FSDP2's fullyShard on the same shard (the
+// whole model one unit: each rank keeps a quarter of every weight and of Adam's state), and as one
+// device on the whole batch. Same init, same data, same Adam: losses and weights agree to float32 rounding.
 import * as tf from '@tensorflow/tfjs';
 import {
   dist,
   DDP,
+  fullyShard,
+  plot,
   Adam,
   SingleDeviceTrainer,
   toSequential,
@@ -23,7 +26,7 @@ const s = 24,
   dh = h / heads,
   layers = 2,
   globalBatch = 8,
-  steps = 12;
+  steps = 10;
 const n = dist.worldSize,
   per = globalBatch / n;
 if (globalBatch % n !== 0)
@@ -99,49 +102,78 @@ function batch(t: number): { x: tf.Tensor; y: tf.Tensor } {
   return { x, y };
 }
 
-const ddp = await DDP({ params: init(), forward }, { optimizer: new Adam({ lr: 3e-3 }) });
-const single = new SingleDeviceTrainer(
-  toSequential({ params: init(), forward }),
-  new Adam({ lr: 3e-3 }),
-);
+const model = () => ({ params: init(), forward });
+const adam = () => new Adam({ lr: 3e-3 });
+const ddp = await DDP(model(), { optimizer: adam() });
+const fsdp = await fullyShard(model(), { optimizer: adam() });
+// The one-device reference runs on rank 0 only (the whole batch, every step); its verdicts are broadcast.
+const single = dist.rank === 0 ? new SingleDeviceTrainer(toSequential(model()), adam()) : null;
+const averaged = async (local: number) =>
+  (await (await dist.allReduce(tf.scalar(local), { op: 'avg' })).data())[0]!;
 let worstLossGap = 0,
   firstLoss = 0,
   lastLoss = 0;
-let ddpMs = 0,
-  singleMs = 0;
+const ms = { ddp: 0, fsdp: 0, single: 0 };
+const timed = async (which: keyof typeof ms, step: () => Promise<number>) => {
+  const t0 = performance.now();
+  const loss = await step();
+  ms[which] += performance.now() - t0;
+  return loss;
+};
 for (let t = 0; t < steps; t++) {
   const { x, y } = batch(t);
   const mine = {
     x: x.slice([dist.rank * per, 0, 0], [per, s, V]),
     y: y.slice([dist.rank * per, 0, 0], [per, s, V]),
   };
-  const t0 = performance.now();
-  const local = await ddp.trainStep(mine.x, mine.y, nextCharLoss); // this rank's shard, gradients all-reduced
-  ddpMs += performance.now() - t0;
-  const globalLoss = (await (await dist.allReduce(tf.scalar(local), { op: 'avg' })).data())[0]!;
-  const t1 = performance.now();
-  const reference = await single.trainStep(x, y, nextCharLoss); // one device, the whole batch
-  singleMs += performance.now() - t1;
-  worstLossGap = Math.max(worstLossGap, Math.abs(globalLoss - reference));
-  if (t === 0) firstLoss = globalLoss;
-  lastLoss = globalLoss;
-  if (t % 4 === 0 || t === steps - 1)
-    console.log(
-      `step ${String(t).padStart(2)}: loss ${globalLoss.toFixed(4)} on ${n} ranks, ${reference.toFixed(4)} on one device`,
+  // Each rank trains on its shard: DDP all-reduces the gradients, FSDP reduce-scatters them.
+  const ddpLoss = await averaged(
+    await timed('ddp', () => ddp.trainStep(mine.x, mine.y, nextCharLoss)),
+  );
+  const fsdpLoss = await averaged(
+    await timed('fsdp', () => fsdp.trainStep(mine.x, mine.y, nextCharLoss)),
+  );
+  if (t === 0) firstLoss = ddpLoss;
+  lastLoss = ddpLoss;
+  if (single) {
+    const reference = await timed('single', () => single.trainStep(x, y, nextCharLoss));
+    worstLossGap = Math.max(
+      worstLossGap,
+      Math.abs(ddpLoss - reference),
+      Math.abs(fsdpLoss - reference),
     );
+    plot.line('next-character loss', t, ddpLoss, { series: `DDP, ${n} ranks` });
+    plot.line('next-character loss', t, fsdpLoss, { series: `FSDP, ${n} ranks` });
+    plot.line('next-character loss', t, reference, { series: 'one device' });
+    if (t % 4 === 0 || t === steps - 1)
+      console.log(
+        `step ${String(t).padStart(2)}: loss ${ddpLoss.toFixed(4)} DDP, ${fsdpLoss.toFixed(4)} FSDP, ${reference.toFixed(4)} one device`,
+      );
+  }
   tf.dispose([x, y, mine.x, mine.y]);
 }
-const mineW = await ddp.snapshot(),
-  refW = single.model.params.map((p) => p.dataSync());
-const weightGap = Math.max(
-  ...Object.values(mineW).map((w, i) => Math.max(...w.map((v, j) => Math.abs(v - refW[i]![j]!)))),
+const ddpW = await ddp.snapshot(),
+  fsdpW = await fsdp.snapshot(); // FSDP's snapshot all-gathers every rank's shards into whole weights
+const refW = single?.model.params.map((p) => p.dataSync());
+const gap = (w: Record<string, Float32Array>) =>
+  Math.max(
+    ...Object.values(w).map((v, i) => Math.max(...v.map((a, j) => Math.abs(a - refW![i]![j]!)))),
+  );
+const verdict = await dist.broadcast(
+  tf.tensor(single ? [worstLossGap, gap(ddpW), gap(fsdpW), ms.single / steps] : [0, 0, 0, 0]),
+  { src: 0 },
+);
+const [lossGap, ddpGap, fsdpGap, singleMs] = Array.from(await verdict.data());
+const perStep = (total: number) => `${(total / steps).toFixed(0)} ms`;
+console.log(
+  `vocabulary ${V} characters, ${ddp.model.params.reduce((a, p) => a + p.size, 0)} parameters; per step: DDP ${perStep(ms.ddp)}, FSDP ${perStep(ms.fsdp)}, one device ${singleMs!.toFixed(0)} ms (${tf.getBackend()})`,
 );
 console.log(
-  `vocabulary ${V} characters, ${ddp.model.params.reduce((a, p) => a + p.size, 0)} parameters, DDP step ${(ddpMs / steps).toFixed(0)} ms, one-device step ${(singleMs / steps).toFixed(0)} ms (${tf.getBackend()})`,
+  `loss fell from ${firstLoss.toFixed(2)} to ${lastLoss.toFixed(2)}: ${lastLoss < firstLoss - 0.5}; largest loss gap ${lossGap!.toExponential(1)}, largest weight gap DDP ${ddpGap!.toExponential(1)}, FSDP ${fsdpGap!.toExponential(1)}`,
 );
 console.log(
-  `loss fell from ${firstLoss.toFixed(2)} to ${lastLoss.toFixed(2)}: ${lastLoss < firstLoss - 0.5}; largest loss gap ${worstLossGap.toExponential(1)}, largest weight gap ${weightGap.toExponential(1)}`,
+  `DDP on ${n} ranks matches one device (tolerance 1e-4): ${ddpGap! < 1e-4 && lossGap! < 1e-4}`,
 );
 console.log(
-  `DDP on ${n} ranks matches one device (tolerance 1e-4): ${weightGap < 1e-4 && worstLossGap < 1e-4}`,
+  `FSDP on ${n} ranks matches one device (tolerance 1e-4): ${fsdpGap! < 1e-4 && lossGap! < 1e-4}`,
 );

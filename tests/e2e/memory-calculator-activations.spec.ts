@@ -1,0 +1,78 @@
+import { test, expect, type Locator } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { fmtGB } from '../../src/lib/figures/format-quantities';
+import {
+  ACTIVATION_FORMULA,
+  perGpuWithActivations,
+} from '../../src/lib/figures/memory-calculator-text';
+import type { Recompute } from '../../src/lib/figures/activation-memory';
+import {
+  ACTIVATION_CALCULATOR_DEFAULTS as A,
+  MEMORY_CALCULATOR_DEFAULTS as D,
+} from '../../src/lib/figures/widget-defaults';
+import { zeroPerGpuBreakdown } from '../../src/lib/figures/zero-memory';
+
+const out = (w: Locator, name: string) => w.locator(`[data-out="${name}"]`);
+
+async function expectActivations(
+  w: Locator,
+  shape: typeof A,
+  recompute: Recompute,
+  states = zeroPerGpuBreakdown({ ...D }).total,
+) {
+  const a = perGpuWithActivations(states, shape, recompute);
+  await expect(out(w, 'activations')).toHaveText(fmtGB(a.activations));
+  await expect(out(w, 'per-layer')).toHaveText(fmtGB(a.perLayer, 2));
+  await expect(out(w, 'grand-total')).toHaveText(fmtGB(a.total));
+  await expect(out(w, 'activation-formula')).toHaveText(ACTIVATION_FORMULA[recompute]);
+}
+
+test('memory calculator: activations by keyboard, every recomputation mode, totals per GPU; axe clean light and dark', async ({
+  page,
+}) => {
+  await page.goto('/chapters/memory-and-zero/');
+  const w = page.locator('[data-widget="memory-calculator"]');
+  await expectActivations(w, A, A.recompute);
+  // Keyboard only: the recomputation select, arrow keys through the three modes.
+  const mode = w.getByLabel('Recomputation');
+  await mode.focus();
+  await page.keyboard.press('ArrowUp');
+  await expect(mode).toHaveValue('none');
+  await expectActivations(w, A, 'none');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  await expect(mode).toHaveValue('full');
+  await expectActivations(w, A, 'full');
+  // Shape fields: micro-batch 4 and sequence 4096 (Tab from micro-batch reaches hidden size).
+  await w.getByLabel('Micro-batch (b)').fill('4');
+  await page.keyboard.press('Tab');
+  await expect(w.getByLabel('Hidden size (h)')).toBeFocused();
+  await w.getByLabel('Sequence length (s)').fill('4096');
+  await mode.selectOption('none');
+  await expectActivations(w, { ...A, micro: 4, seq: 4096 }, 'none');
+  // Activations are per rank: switching the strategy changes the model states, not the activations.
+  await w.getByLabel('Strategy').selectOption('zero3');
+  await expectActivations(
+    w,
+    { ...A, micro: 4, seq: 4096 },
+    'none',
+    zeroPerGpuBreakdown({ ...D, strategy: 'zero3' }).total,
+  );
+  // A shape that does not divide says why instead of printing a number.
+  await w.getByLabel('Attention heads (a)').fill('7');
+  await expect(out(w, 'error')).toHaveText(
+    'The hidden size (12288) must divide evenly by the number of heads (7).',
+  );
+  await w.getByLabel('Attention heads (a)').fill('96');
+  await expect(out(w, 'error')).toBeHidden();
+  for (const theme of ['light', 'dark'] as const) {
+    await page.evaluate((t) => document.documentElement.setAttribute('data-theme', t), theme);
+    const results = await new AxeBuilder({ page })
+      .include('[data-widget="memory-calculator"]')
+      .analyze();
+    expect(
+      results.violations.map((v) => v.id),
+      theme,
+    ).toEqual([]);
+  }
+});

@@ -1,5 +1,5 @@
 // Turns benchmark rows into tests/bench/RESULTS.md: tables per environment and world, ratios, and the targets.
-import { formatBytes, type BenchRow } from './bench-driver.ts';
+import { DRAM_MEMCPY_BYTES, formatBytes, type BenchRow } from './bench-driver.ts';
 
 export interface DdpResult {
   worldSize: number;
@@ -77,6 +77,46 @@ function limits(rows: BenchRow[], env: string): string[] {
   ];
 }
 
+/**
+ * The reader's path (`dist.allReduce` on a tensor) against the raw all-reduce on data already in shared
+ * memory and against postMessage, per size and world; ×raw = tensor time / raw time, ×postMessage =
+ * postMessage time / tensor time (above 1: the tensor path wins); busbw/DRAM uses the 64 MB memcpy.
+ */
+export function tensorPathSection(rows: BenchRow[], env: string): string[] {
+  const dram = find(rows, env, 1, 'memcpy', DRAM_MEMCPY_BYTES)?.busbw;
+  const worlds = [
+    ...new Set(
+      rows.filter((r) => r.environment === env && r.method === 'tensor-auto').map((r) => r.ranks),
+    ),
+  ];
+  if (worlds.length === 0) return [];
+  const out = [
+    `### ${env}: tensor path (\`tensor-auto\`) against raw \`auto\` and postMessage`,
+    '',
+    `Time µs; ×raw = tensor / raw (target ≤ 1.5 at 16 MB, 4 ranks); ×postMessage = postMessage / tensor (target > 1 from 64 KB); busbw/DRAM = tensor busbw / one-thread memcpy of ${formatBytes(DRAM_MEMCPY_BYTES)} (${f(dram)} GB/s, larger than the 32 MB L3).`,
+    '',
+    '| ranks | size | tensor-auto µs | auto µs | postMessage µs | ×raw | ×postMessage | busbw/DRAM |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const n of worlds)
+    for (const bytes of [
+      ...new Set(
+        rows
+          .filter((r) => r.environment === env && r.ranks === n && r.method === 'tensor-auto')
+          .map((r) => r.bytes),
+      ),
+    ]) {
+      const t = find(rows, env, n, 'tensor-auto', bytes)!;
+      const raw = find(rows, env, n, 'auto', bytes);
+      const pm = find(rows, env, n, 'postMessage', bytes);
+      out.push(
+        `| ${n} | ${formatBytes(bytes)} | ${f(t.us, 1)} | ${f(raw?.us, 1)} | ${f(pm?.us, 1)} | ${f(raw ? t.us / raw.us : undefined)} | ${f(pm ? pm.us / t.us : undefined)} | ${f(dram ? t.busbw / dram : undefined)} |`,
+      );
+    }
+  out.push('');
+  return out;
+}
+
 export function formatResults(o: {
   rows: BenchRow[];
   machine: string;
@@ -97,7 +137,7 @@ export function formatResults(o: {
     'algbw = size / time; busbw = algbw · 2(n−1)/n (nccl-tests). memcpy = one `TypedArray.set` of the same bytes on one thread.',
     "`ring`, `two-shot`, `auto`: raw, on data already in the rank's shared region, awaited (blocking waits); `auto-async`: the same",
     'with `{async: true}` (waits yield to the event loop through `Atomics.waitAsync`). `tensor-*`: `dist.allReduce` on a tfjs CPU tensor',
-    '(read with `await t.data()`, copied in and out, a new tensor returned). `postMessage`: every rank transfers its buffer to the',
+    '(read in place with `await t.data()`, copied into shared memory and out into a pooled array the returned tensor keeps). `postMessage`: every rank transfers its buffer to the',
     'main thread, which sums them and transfers a copy back to each rank. "new array": one copy into a freshly allocated array of the',
     'size, the floor for returning a new tensor (first touch of fresh pages).',
     '',
@@ -116,6 +156,7 @@ export function formatResults(o: {
       );
     }
     out.push(...limits(rows, env));
+    out.push(...tensorPathSection(rows, env));
     const collective = (r: BenchRow) => r.method !== 'memcpy' && r.method !== 'fresh-copy';
     const methods = [
       ...new Set(rows.filter((r) => r.environment === env && collective(r)).map((r) => r.method)),

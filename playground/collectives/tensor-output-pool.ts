@@ -121,6 +121,12 @@ export class TensorOutputPool {
     }
   }
 
+  /** Leaves every free array to the garbage collector (arrays still held stay tracked). */
+  trim(): void {
+    this.#free.clear();
+    this.#freeBytes = 0;
+  }
+
   /** An output array for a collective; call `release` once its tensor is made (or the call failed). */
   take(dtype: Dtype, length: number): Payload {
     const b = this.#cpu();

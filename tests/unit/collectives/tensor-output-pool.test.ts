@@ -19,7 +19,7 @@ const step: fc.Arbitrary<PoolStep> = fc.oneof(
   fc.record({ op: fc.constant('slice' as const), pick: fc.nat() }),
   fc.record({ op: fc.constant('reshape' as const), pick: fc.nat() }),
   fc.record({ op: fc.constant('clone' as const), pick: fc.nat() }),
-  fc.record({ op: fc.constant('read' as const), pick: fc.nat() }),
+  fc.record({ op: fc.constant('read' as const), pick: fc.nat(), dispose: fc.boolean() }),
 );
 
 describe('pooled result arrays (CPU backend), world of 3', () => {
@@ -61,8 +61,7 @@ describe('pooled result arrays (CPU backend), world of 3', () => {
     }
     const read = await run([
       { op: 'fresh', len: 8, async: false },
-      { op: 'read', pick: 0 },
-      { op: 'dispose', pick: 0 },
+      { op: 'read', pick: 0, dispose: true },
       { op: 'fresh', len: 8, async: false },
       { op: 'fresh', len: 8, async: false },
     ]);

@@ -12,7 +12,7 @@ export type PoolStep =
   | { op: 'slice'; pick: number }
   | { op: 'reshape'; pick: number }
   | { op: 'clone'; pick: number }
-  | { op: 'read'; pick: number };
+  | { op: 'read'; pick: number; dispose: boolean };
 
 export interface PoolOutcome {
   /** The first mismatch, or null. */
@@ -70,6 +70,8 @@ export async function poolProgram(
     const p = pending.shift();
     if (p) live.push({ t: await p.wait(), want: p.want });
   };
+  // Each program starts with empty free lists, so an array it frees is the next one taken.
+  ctx.outputs!.trim();
   let error: string | null = null;
   for (const [s, step] of a.steps.entries()) {
     if (step.op === 'fresh') {
@@ -103,6 +105,11 @@ export async function poolProgram(
         live.push({ t: tf.clone(l.t), want: l.want });
       } else if (step.op === 'read') {
         kept.push({ values: await l.t.data(), want: l.want, step: s });
+        if (step.dispose) {
+          // The common `const v = await t.data(); t.dispose()`: v must outlive the tensor.
+          l.t.dispose();
+          live.splice(live.indexOf(l), 1);
+        }
       }
     }
     error = check(s);

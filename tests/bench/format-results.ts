@@ -79,40 +79,32 @@ function limits(rows: BenchRow[], env: string): string[] {
 
 /**
  * The reader's path (`dist.allReduce` on a tensor) against the raw all-reduce on data already in shared
- * memory and against postMessage, per size and world; ×raw = tensor time / raw time, ×postMessage =
- * postMessage time / tensor time (above 1: the tensor path wins); busbw/DRAM uses the 64 MB memcpy.
+ * memory and against postMessage, per size and world; `tensor-fresh` is the path before the result pool
+ * (a new array per result). ×raw = tensor time / raw time, ×postMessage = postMessage time / tensor time
+ * (above 1: the tensor path wins); busbw/DRAM uses the one-thread memcpy of DRAM_MEMCPY_BYTES.
  */
 export function tensorPathSection(rows: BenchRow[], env: string): string[] {
   const dram = find(rows, env, 1, 'memcpy', DRAM_MEMCPY_BYTES)?.busbw;
-  const worlds = [
-    ...new Set(
-      rows.filter((r) => r.environment === env && r.method === 'tensor-auto').map((r) => r.ranks),
-    ),
-  ];
-  if (worlds.length === 0) return [];
+  const mine = rows.filter((r) => r.environment === env && r.method === 'tensor-auto');
+  if (mine.length === 0) return [];
   const out = [
-    `### ${env}: tensor path (\`tensor-auto\`) against raw \`auto\` and postMessage`,
+    `### ${env}: tensor path against raw \`auto\` and postMessage`,
     '',
-    `Time µs; ×raw = tensor / raw (target ≤ 1.5 at 16 MB, 4 ranks); ×postMessage = postMessage / tensor (target > 1 from 64 KB); busbw/DRAM = tensor busbw / one-thread memcpy of ${formatBytes(DRAM_MEMCPY_BYTES)} (${f(dram)} GB/s, larger than the 32 MB L3).`,
+    `Time µs. "fresh" = \`tensor-fresh\` (a new array per result, the path before the pool), "pooled" = \`tensor-auto\`. ×raw = tensor / raw \`auto\` (target ≤ 1.5 at 16 MB, 4 ranks); ×pM = postMessage / tensor (target > 1 from 64 KB); busbw/DRAM = pooled busbw / one-thread memcpy of ${formatBytes(DRAM_MEMCPY_BYTES)} (${f(dram)} GB/s, larger than the 32 MB L3).`,
     '',
-    '| ranks | size | tensor-auto µs | auto µs | postMessage µs | ×raw | ×postMessage | busbw/DRAM |',
-    '|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| ranks | size | auto µs | postMessage µs | fresh µs | pooled µs | ×raw fresh | ×raw pooled | ×pM fresh | ×pM pooled | busbw/DRAM |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
-  for (const n of worlds)
-    for (const bytes of [
-      ...new Set(
-        rows
-          .filter((r) => r.environment === env && r.ranks === n && r.method === 'tensor-auto')
-          .map((r) => r.bytes),
-      ),
-    ]) {
-      const t = find(rows, env, n, 'tensor-auto', bytes)!;
-      const raw = find(rows, env, n, 'auto', bytes);
-      const pm = find(rows, env, n, 'postMessage', bytes);
-      out.push(
-        `| ${n} | ${formatBytes(bytes)} | ${f(t.us, 1)} | ${f(raw?.us, 1)} | ${f(pm?.us, 1)} | ${f(raw ? t.us / raw.us : undefined)} | ${f(pm ? pm.us / t.us : undefined)} | ${f(dram ? t.busbw / dram : undefined)} |`,
-      );
-    }
+  for (const t of mine) {
+    const { ranks: n, bytes } = t;
+    const raw = find(rows, env, n, 'auto', bytes);
+    const pm = find(rows, env, n, 'postMessage', bytes);
+    const fresh = find(rows, env, n, 'tensor-fresh', bytes);
+    const ratio = (a?: BenchRow, b?: BenchRow) => f(a && b ? a.us / b.us : undefined);
+    out.push(
+      `| ${n} | ${formatBytes(bytes)} | ${f(raw?.us, 1)} | ${f(pm?.us, 1)} | ${f(fresh?.us, 1)} | ${f(t.us, 1)} | ${ratio(fresh, raw)} | ${ratio(t, raw)} | ${ratio(pm, fresh)} | ${ratio(pm, t)} | ${f(dram ? t.busbw / dram : undefined)} |`,
+    );
+  }
   out.push('');
   return out;
 }

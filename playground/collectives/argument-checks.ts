@@ -124,13 +124,14 @@ export function tensorInput(
   name: string,
   t: unknown,
   isTensor: (t: unknown) => t is TensorLike,
+  read: (t: TensorLike) => Promise<unknown> = (c) => c.data(),
 ): { input: Input & { dtype: Dtype }; shape: number[] } {
   const checked = checkTensor(name, t, isTensor);
   return {
     input: {
       dtype: checked.dtype as Dtype,
       length: checked.size,
-      data: checked.data() as Promise<Payload>,
+      data: read(checked) as Promise<Payload>,
     },
     shape: checked.shape,
   };

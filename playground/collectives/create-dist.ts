@@ -15,7 +15,8 @@ import type { ProcessGroup } from './process-group.ts';
 import { RankCollectives } from './rank-collectives.ts';
 import { registerRankContext } from './rank-context.ts';
 import type { SharedWorld } from './shared-world.ts';
-import type { Payload } from './typed-views.ts';
+import { TensorOutputPool } from './tensor-output-pool.ts';
+import { splitChunk, type Payload } from './typed-views.ts';
 
 type Tf = typeof tfNamespace;
 type Tensor = tfNamespace.Tensor;
@@ -53,14 +54,18 @@ class RankDist implements Dist {
   readonly backend: Backend;
   readonly #comm: RankCollectives;
   readonly #tf: Tf;
+  readonly #outputs: TensorOutputPool;
   readonly #handles = new Map<ProcessGroup, ProcessGroupHandle>();
+  /** Pinned input arrays, released when the call that reads them settles. */
+  #reading: (() => void)[] = [];
 
-  constructor(comm: RankCollectives, tf: Tf, backend: Backend) {
+  constructor(comm: RankCollectives, tf: Tf, backend: Backend, outputs: TensorOutputPool) {
     this.rank = comm.rank;
     this.worldSize = comm.worldSize;
     this.backend = backend;
     this.#comm = comm;
     this.#tf = tf;
+    this.#outputs = outputs;
   }
 
   #isTensor = (t: unknown): t is TensorLike => t instanceof this.#tf.Tensor;
@@ -71,6 +76,9 @@ class RankDist implements Dist {
     opts: unknown,
     required: readonly string[] = [],
   ): { o: Record<string, unknown>; group: ProcessGroup } {
+    // Pins left by a call that threw before it was queued: nothing will read them.
+    for (const done of this.#reading) done();
+    this.#reading = [];
     const o = checkOptions(name, opts, required);
     if (o.group === undefined) return { o, group: this.#comm.world };
     const group = groupsOf.get(o.group as ProcessGroupHandle);
@@ -78,17 +86,37 @@ class RankDist implements Dist {
     return { o, group };
   }
 
+  /** Checks a tensor and starts reading it; its array stays pinned until the call's `#settle`. */
   #tensor(name: string, t: unknown): { input: Input & { dtype: Dtype }; shape: number[] } {
-    return tensorInput(name, t, this.#isTensor);
+    return tensorInput(name, t, this.#isTensor, (c) => {
+      const { data, done } = this.#outputs.readInput((c as Tensor).dataId, () => c.data());
+      this.#reading.push(done);
+      return data;
+    });
   }
 
-  /** A promise of a new tensor, or a Work when `{ async: true }`. */
+  /** An output array for a result of `length` elements (pooled; released in `#settle`). */
+  #out(dtype: Dtype, length: number): Payload {
+    const out = this.#outputs.take(dtype, length);
+    this.#reading.push(() => this.#outputs.release(out));
+    return out;
+  }
+
+  /**
+   * A promise of a new tensor, or a Work when `{ async: true }`. Once the result is a tensor (or the call
+   * failed) the call's input and output arrays are unpinned.
+   */
   #settle<T, R>(
     work: Work<T>,
     o: Record<string, unknown>,
     make: (out: T) => R,
   ): Promise<R> | Work<R> {
-    const p = work.wait().then(make);
+    const pinned = this.#reading;
+    this.#reading = [];
+    const p = work
+      .wait()
+      .then(make)
+      .finally(() => pinned.forEach((done) => done()));
     if (o.async !== true) return p;
     return { wait: () => p, isCompleted: () => work.isCompleted() };
   }
@@ -100,7 +128,8 @@ class RankDist implements Dist {
   allReduce<O>(t: Tensor, opts?: O): Ret<Tensor, O> {
     const { o, group } = this.#route('allReduce', opts);
     const { input, shape } = this.#tensor('allReduce', t);
-    return this.#settle(group.allReduce(input, o), o, this.#make(shape, input.dtype)) as Ret<
+    const out = this.#out(input.dtype, input.length);
+    return this.#settle(group.allReduce(input, o, out), o, this.#make(shape, input.dtype)) as Ret<
       Tensor,
       O
     >;
@@ -109,7 +138,10 @@ class RankDist implements Dist {
   reduceScatter<O>(t: Tensor, opts?: O): Ret<Tensor, O> {
     const { o, group } = this.#route('reduceScatter', opts);
     const { input } = this.#tensor('reduceScatter', t);
-    return this.#settle(group.reduceScatter(input, o), o, (out) =>
+    const idx = group.info.indexOf(this.rank);
+    const out =
+      idx < 0 ? undefined : this.#out(input.dtype, splitChunk(input.length, group.size, idx)[1]);
+    return this.#settle(group.reduceScatter(input, o, out), o, (out) =>
       this.#tf.tensor(out, [out.length], input.dtype),
     ) as Ret<Tensor, O>;
   }
@@ -117,8 +149,9 @@ class RankDist implements Dist {
   allGather<O>(t: Tensor, opts?: O): Ret<Tensor, O> {
     const { o, group } = this.#route('allGather', opts);
     const { input, shape } = this.#tensor('allGather', t);
+    const out = this.#out(input.dtype, input.length * group.size);
     return this.#settle(
-      group.allGather(input, o),
+      group.allGather(input, o, out),
       o,
       this.#make([group.size, ...shape], input.dtype),
     ) as Ret<Tensor, O>;
@@ -127,7 +160,8 @@ class RankDist implements Dist {
   broadcast<O>(t: Tensor, opts: O): Ret<Tensor, O> {
     const { o, group } = this.#route('broadcast', opts, ['src']);
     const { input, shape } = this.#tensor('broadcast', t);
-    return this.#settle(group.broadcast(input, o), o, this.#make(shape, input.dtype)) as Ret<
+    const out = this.#out(input.dtype, input.length);
+    return this.#settle(group.broadcast(input, o, out), o, this.#make(shape, input.dtype)) as Ret<
       Tensor,
       O
     >;
@@ -136,7 +170,8 @@ class RankDist implements Dist {
   reduce<O>(t: Tensor, opts: O): Ret<Tensor, O> {
     const { o, group } = this.#route('reduce', opts, ['dst']);
     const { input, shape } = this.#tensor('reduce', t);
-    return this.#settle(group.reduce(input, o), o, this.#make(shape, input.dtype)) as Ret<
+    const out = this.#out(input.dtype, input.length);
+    return this.#settle(group.reduce(input, o, out), o, this.#make(shape, input.dtype)) as Ret<
       Tensor,
       O
     >;
@@ -229,7 +264,7 @@ export async function joinWorld(
   world: SharedWorld,
   rank: number,
   env: RankEnv,
-): Promise<{ dist: Dist; comm: RankCollectives }> {
+): Promise<{ dist: Dist; comm: RankCollectives; outputs: TensorOutputPool }> {
   const now = env.now ?? (() => performance.now());
   const comm = new RankCollectives(
     world,
@@ -237,7 +272,8 @@ export async function joinWorld(
     { now, onTrace: env.onTrace, onNotice: env.onNotice },
     await loadReduceKernel(world.memory),
   );
-  const dist = new RankDist(comm, env.tf, env.backend);
+  const outputs = new TensorOutputPool(env.tf);
+  const dist = new RankDist(comm, env.tf, env.backend, outputs);
   registerRankContext({ dist, now, trace: (e) => comm.engine.trace(e) });
-  return { dist, comm };
+  return { dist, comm, outputs };
 }

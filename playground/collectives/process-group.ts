@@ -7,6 +7,7 @@ import {
   checkOptions,
   checkPeer,
   checkRoot,
+  dtypeOf,
   inputInfo,
   type Input,
 } from './argument-checks.ts';
@@ -71,6 +72,19 @@ export interface RankComm {
 }
 
 const rooted = { op: null, root: -1, algorithm: null } as const;
+
+/** The caller's output array, which must match the result exactly, or a new one. */
+function checkOutput(
+  name: string,
+  output: Payload | undefined,
+  dtype: Dtype,
+  length: number,
+): Payload {
+  if (!output) return allocate(dtype, length);
+  if (dtypeOf(output) !== dtype || output.length !== length)
+    throw new Error(`${name}: the output array must be ${dtype} of ${length} elements`);
+  return output;
+}
 
 /**
  * A process group on this rank, as c10d's ProcessGroup: it checks every argument at the call, owns the
@@ -155,7 +169,8 @@ export class ProcessGroup {
     return { algorithm, round: algorithm === 'ring' ? ringAllReduceRound : twoShotAllReduceRound };
   }
 
-  allReduce(input: Input, options?: unknown): Work<Payload> {
+  /** `output`: where the result goes (`dist` passes a pooled array), else a new array. */
+  allReduce(input: Input, options?: unknown, output?: Payload): Work<Payload> {
     const o = checkOptions('allReduce', options);
     this.#member('allReduce');
     const op = checkOp('allReduce', o.op);
@@ -164,7 +179,7 @@ export class ProcessGroup {
       checkAlgorithm('allReduce', o.algorithm),
     );
     const { dtype, length } = inputInfo(input);
-    const output = allocate(dtype, length);
+    const out = checkOutput('allReduce', output, dtype, length);
     const per = this.#comm.engine.regionElements;
     return this.#enqueue(
       'allReduce',
@@ -175,12 +190,12 @@ export class ProcessGroup {
         for (let offset = 0; offset === 0 || offset < length; offset += per) {
           await round(run, {
             input: data!,
-            output,
+            output: out,
             offset,
             length: Math.min(per, length - offset),
           });
         }
-        return output;
+        return out;
       },
     );
   }
@@ -211,12 +226,13 @@ export class ProcessGroup {
     );
   }
 
-  reduceScatter(input: Input, options?: unknown): Work<Payload> {
+  reduceScatter(input: Input, options?: unknown, output?: Payload): Work<Payload> {
     const o = checkOptions('reduceScatter', options);
     this.#member('reduceScatter');
     const op = checkOp('reduceScatter', o.op);
     const { dtype, length } = inputInfo(input);
-    const out = allocate(dtype, splitChunk(length, this.size, this.info.indexOf(this.#rank))[1]);
+    const chunk = splitChunk(length, this.size, this.info.indexOf(this.#rank))[1];
+    const out = checkOutput('reduceScatter', output, dtype, chunk);
     return this.#enqueue(
       'reduceScatter',
       { op, dtype, length, root: -1, algorithm: null },
@@ -229,11 +245,11 @@ export class ProcessGroup {
     );
   }
 
-  allGather(input: Input, options?: unknown): Work<Payload> {
+  allGather(input: Input, options?: unknown, output?: Payload): Work<Payload> {
     const o = checkOptions('allGather', options);
     this.#member('allGather');
     const { dtype, length } = inputInfo(input);
-    const out = allocate(dtype, length * this.size);
+    const out = checkOutput('allGather', output, dtype, length * this.size);
     return this.#enqueue(
       'allGather',
       { ...rooted, dtype, length },
@@ -247,12 +263,12 @@ export class ProcessGroup {
   }
 
   /** `input` is read on src only; the others give their own tensor's size and dtype. */
-  broadcast(input: Input, options: unknown): Work<Payload> {
+  broadcast(input: Input, options: unknown, output?: Payload): Work<Payload> {
     const o = checkOptions('broadcast', options, ['src']);
     this.#member('broadcast');
     const src = this.#root('broadcast', 'src', o.src);
     const { dtype, length } = inputInfo(input);
-    const out = allocate(dtype, length);
+    const out = checkOutput('broadcast', output, dtype, length);
     return this.#enqueue(
       'broadcast',
       { ...rooted, dtype, length, root: src },
@@ -265,13 +281,13 @@ export class ProcessGroup {
     );
   }
 
-  reduce(input: Input, options: unknown): Work<Payload> {
+  reduce(input: Input, options: unknown, output?: Payload): Work<Payload> {
     const o = checkOptions('reduce', options, ['dst']);
     this.#member('reduce');
     const dst = this.#root('reduce', 'dst', o.dst);
     const op = checkOp('reduce', o.op);
     const { dtype, length } = inputInfo(input);
-    const out = allocate(dtype, length);
+    const out = checkOutput('reduce', output, dtype, length);
     return this.#enqueue(
       'reduce',
       { op, dtype, length, root: dst, algorithm: null },

@@ -2,6 +2,9 @@
 import { createSharedWorld, type SharedWorld } from '../../playground/collectives/shared-world.ts';
 import type { BenchMessage, Method } from './bench-rank.ts';
 
+/** Bytes of the memcpy baseline that does not fit the last-level cache (32 MB of L3 here). */
+export const DRAM_MEMCPY_BYTES = 64 << 20;
+
 export interface DriverPort {
   post(message: BenchMessage, transfer?: Transferable[]): void;
   onMessage(handler: (message: { type: string; [k: string]: unknown }) => void): void;
@@ -148,7 +151,8 @@ async function startRanks(plan: BenchPlan, world: SharedWorld, withTensors: bool
 
 export async function runAllReduceBench(plan: BenchPlan): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
-  for (const bytes of plan.sizes) {
+  // Every size, and the memcpy baseline that does not fit the last-level cache.
+  for (const bytes of [...new Set([...plan.sizes, DRAM_MEMCPY_BYTES])]) {
     const us = measureMemcpy(bytes, plan.budgetBytes);
     const r = row(plan.environment, 1, 'memcpy', bytes, 0, us);
     rows.push(r);

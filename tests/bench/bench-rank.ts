@@ -10,7 +10,14 @@ export interface RankPort {
 }
 
 export type Method =
-  'ring' | 'two-shot' | 'auto' | 'auto-async' | 'postMessage' | 'tensor-auto' | 'tensor-ring';
+  | 'ring'
+  | 'two-shot'
+  | 'auto'
+  | 'auto-async'
+  | 'postMessage'
+  | 'tensor-auto'
+  | 'tensor-ring'
+  | 'tensor-fresh';
 
 /** Timed loops per measurement: more for small payloads, whose loops are short and easily hit by other processes. */
 export const trialsFor = (bytes: number) => (bytes <= 65536 ? 7 : 3);
@@ -52,6 +59,16 @@ export function serveBenchRank(port: RankPort): void {
       const algorithm = method === 'tensor-ring' ? 'ring' : 'auto';
       once = async () => {
         (await dist!.allReduce(t, { algorithm })).dispose();
+      };
+    } else if (method === 'tensor-fresh') {
+      // dist.allReduce as it was before the result pool: read, all-reduce into a new array, wrap it.
+      const t = tf!.fill([len], rank + 1);
+      once = async () => {
+        const out = await c.allReduce(
+          { dtype: 'float32', length: len, data: t.data() as Promise<Float32Array> },
+          { algorithm: 'auto' },
+        );
+        tf!.tensor(out, [len], 'float32').dispose();
       };
     } else {
       new Float32Array(c.engine.bytes.buffer, c.engine.regionOffset(rank), len).fill(rank + 1);

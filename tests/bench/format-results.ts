@@ -1,5 +1,5 @@
 // Turns benchmark rows into tests/bench/RESULTS.md: tables per environment and world, ratios, and the targets.
-import { formatBytes, type BenchRow } from './bench-driver.ts';
+import { DRAM_MEMCPY_BYTES, formatBytes, type BenchRow } from './bench-driver.ts';
 
 export interface DdpResult {
   worldSize: number;
@@ -77,6 +77,38 @@ function limits(rows: BenchRow[], env: string): string[] {
   ];
 }
 
+/**
+ * The reader's path (`dist.allReduce` on a tensor) against the raw all-reduce on data already in shared
+ * memory and against postMessage, per size and world; `tensor-fresh` is the path before the result pool
+ * (a new array per result). ×raw = tensor time / raw time, ×postMessage = postMessage time / tensor time
+ * (above 1: the tensor path wins); busbw/DRAM uses the one-thread memcpy of DRAM_MEMCPY_BYTES.
+ */
+export function tensorPathSection(rows: BenchRow[], env: string): string[] {
+  const dram = find(rows, env, 1, 'memcpy', DRAM_MEMCPY_BYTES)?.busbw;
+  const mine = rows.filter((r) => r.environment === env && r.method === 'tensor-auto');
+  if (mine.length === 0) return [];
+  const out = [
+    `### ${env}: tensor path against raw \`auto\` and postMessage`,
+    '',
+    `Time µs. "fresh" = \`tensor-fresh\` (a new array per result, the path before the pool), "pooled" = \`tensor-auto\`. ×raw = tensor / raw \`auto\` (target ≤ 1.5 at 16 MB, 4 ranks); ×pM = postMessage / tensor (target > 1 from 64 KB); busbw/DRAM = pooled busbw / one-thread memcpy of ${formatBytes(DRAM_MEMCPY_BYTES)} (${f(dram)} GB/s, larger than the 32 MB L3).`,
+    '',
+    '| ranks | size | auto µs | postMessage µs | fresh µs | pooled µs | ×raw fresh | ×raw pooled | ×pM fresh | ×pM pooled | busbw/DRAM |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const t of mine) {
+    const { ranks: n, bytes } = t;
+    const raw = find(rows, env, n, 'auto', bytes);
+    const pm = find(rows, env, n, 'postMessage', bytes);
+    const fresh = find(rows, env, n, 'tensor-fresh', bytes);
+    const ratio = (a?: BenchRow, b?: BenchRow) => f(a && b ? a.us / b.us : undefined);
+    out.push(
+      `| ${n} | ${formatBytes(bytes)} | ${f(raw?.us, 1)} | ${f(pm?.us, 1)} | ${f(fresh?.us, 1)} | ${f(t.us, 1)} | ${ratio(fresh, raw)} | ${ratio(t, raw)} | ${ratio(pm, fresh)} | ${ratio(pm, t)} | ${f(dram ? t.busbw / dram : undefined)} |`,
+    );
+  }
+  out.push('');
+  return out;
+}
+
 export function formatResults(o: {
   rows: BenchRow[];
   machine: string;
@@ -97,7 +129,7 @@ export function formatResults(o: {
     'algbw = size / time; busbw = algbw · 2(n−1)/n (nccl-tests). memcpy = one `TypedArray.set` of the same bytes on one thread.',
     "`ring`, `two-shot`, `auto`: raw, on data already in the rank's shared region, awaited (blocking waits); `auto-async`: the same",
     'with `{async: true}` (waits yield to the event loop through `Atomics.waitAsync`). `tensor-*`: `dist.allReduce` on a tfjs CPU tensor',
-    '(read with `await t.data()`, copied in and out, a new tensor returned). `postMessage`: every rank transfers its buffer to the',
+    '(read in place with `await t.data()`, copied into shared memory and out into a pooled array the returned tensor keeps). `postMessage`: every rank transfers its buffer to the',
     'main thread, which sums them and transfers a copy back to each rank. "new array": one copy into a freshly allocated array of the',
     'size, the floor for returning a new tensor (first touch of fresh pages).',
     '',
@@ -116,6 +148,7 @@ export function formatResults(o: {
       );
     }
     out.push(...limits(rows, env));
+    out.push(...tensorPathSection(rows, env));
     const collective = (r: BenchRow) => r.method !== 'memcpy' && r.method !== 'fresh-copy';
     const methods = [
       ...new Set(rows.filter((r) => r.environment === env && collective(r)).map((r) => r.method)),

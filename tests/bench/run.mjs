@@ -3,7 +3,9 @@
 // a postMessage-through-the-main-thread baseline and the memcpy limit, raw and through dist.allReduce on
 // tensors — in Node worker_threads and in headless Chromium Web Workers; writes tests/bench/RESULTS.md.
 // Flags: --quick (fewer sizes, short loops), --node-only, --browser-only, --no-write, --no-ddp; to rerun a few
-// cases: --worlds=4 --sizes=4K,16M --methods=auto,ring (with --no-write: RESULTS.md keeps the full run).
+// cases: --worlds=4 --sizes=4K,16M --methods=auto,ring (with --no-write: RESULTS.md keeps the full run);
+// --budget=32M: bytes of work per measurement (default 128M). `tensor-fresh` (not in the default list) is
+// dist.allReduce's old path, a new array per result, to compare with `tensor-auto` in one run.
 import { Worker } from 'node:worker_threads';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync, existsSync, rmSync } from 'node:fs';
@@ -44,7 +46,7 @@ const plan = {
     'tensor-auto',
     'tensor-ring',
   ],
-  budgetBytes: quick ? 32 * MB : 128 * MB,
+  budgetBytes: option('budget') ? bytesOf(option('budget')[0]) : quick ? 32 * MB : 128 * MB,
 };
 const log = (line) => console.log(line);
 

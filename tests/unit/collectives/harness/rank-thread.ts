@@ -4,6 +4,7 @@ import { RankCollectives } from '../../../../playground/collectives/rank-collect
 import { joinWorld } from '../../../../playground/collectives/create-dist.ts';
 import type { Dist } from '../../../../playground/collectives/dist-api.ts';
 import type { SharedWorld } from '../../../../playground/collectives/shared-world.ts';
+import type { TensorOutputPool } from '../../../../playground/collectives/tensor-output-pool.ts';
 import type { TraceEvent } from '../../../../playground/contract/protocol.ts';
 import { scenarios, type ScenarioContext } from './scenarios.ts';
 
@@ -15,6 +16,7 @@ const { world, rank, withTensors } = workerData as {
 const traces: TraceEvent[] = [];
 let dist: Dist | null = null;
 let raw: RankCollectives;
+let outputs: TensorOutputPool | undefined;
 if (withTensors) {
   const tf = await import('@tensorflow/tfjs');
   await tf.setBackend('cpu');
@@ -25,6 +27,7 @@ if (withTensors) {
   });
   dist = joined.dist;
   raw = joined.comm;
+  outputs = joined.outputs;
 } else {
   raw = new RankCollectives(world, rank, {
     now: () => performance.now(),
@@ -36,7 +39,14 @@ parentPort!.on(
   'message',
   async (msg: { id: number; scenario: keyof typeof scenarios; args: unknown }) => {
     traces.length = 0;
-    const ctx: ScenarioContext = { rank, worldSize: world.worldSize, raw, dist, traces };
+    const ctx: ScenarioContext = {
+      rank,
+      worldSize: world.worldSize,
+      raw,
+      dist,
+      outputs,
+      traces,
+    };
     try {
       const value = await (
         scenarios[msg.scenario] as (c: ScenarioContext, a: unknown) => Promise<unknown>

@@ -4,12 +4,16 @@ import type { Dist } from '../../../../playground/collectives/dist-api.ts';
 import type { TraceEvent } from '../../../../playground/contract/protocol.ts';
 import type { AllReduceAlgorithm, ReduceOp } from '../../../../playground/collectives/dist-api.ts';
 import type { Payload } from '../../../../playground/collectives/typed-views.ts';
+import type { TensorOutputPool } from '../../../../playground/collectives/tensor-output-pool.ts';
+import { poolProgram } from './pool-program.ts';
 
 export interface ScenarioContext {
   rank: number;
   worldSize: number;
   raw: RankCollectives;
   dist: Dist | null;
+  /** The pool behind dist's results (tensor worlds only), for its counters. */
+  outputs?: TensorOutputPool;
   traces: TraceEvent[];
 }
 
@@ -70,6 +74,7 @@ function issue(c: RankCollectives, call: RawCall): Promise<unknown> {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export const scenarios = {
+  poolProgram,
   /** Issues every call at once (they queue in order), returns every result. */
   async calls(ctx: ScenarioContext, calls: RawCall[]) {
     return Promise.all(calls.map((call) => issue(ctx.raw, call)));

@@ -1,0 +1,175 @@
+import type { Dtype } from './call-descriptor.ts';
+import { allocate, type Payload } from './typed-views.ts';
+
+/** The parts of a tfjs backend the pool watches (tfjs-backend-cpu's MathBackendCPU has them all). */
+interface WatchedBackend {
+  data: { has(dataId: object): boolean };
+  write(values: unknown, shape: number[], dtype: string): object;
+  move(dataId: object, values: unknown, shape: number[], dtype: string, refCount: number): void;
+  read(dataId: object): Promise<unknown>;
+  readSync(dataId: object): unknown;
+}
+
+interface TfLike {
+  getBackend(): string;
+  backend(): unknown;
+}
+
+/** One pooled array: the backend's data ids whose values live in it, and the calls still using it. */
+interface Block {
+  readonly array: Payload;
+  readonly holders: object[];
+  pins: number;
+}
+
+/** Free arrays kept for reuse, per rank; a freed array beyond this is left to the garbage collector. */
+export const POOL_FREE_BYTES = 64 << 20;
+
+const keyOf = (dtype: Dtype, length: number) => `${dtype}:${length}`;
+
+/**
+ * Arrays for the tensors `dist` returns, reused once no tensor holds them. On the CPU backend a tensor made
+ * from a typed array keeps that very array (and slice returns subarray views of it), so a fresh array per
+ * result costs a first touch of new pages and garbage-collector work at every call. An array goes back to the
+ * pool only when every backend entry whose values live in its buffer is gone (the pool sees them all at the
+ * backend's `write`/`move`), no call still reads it, and nothing read it out (`data()`, `dataSync()` and
+ * everything built on them hand out the array itself: those arrays are the reader's for good).
+ * Other backends copy or upload a tensor's values, so there the pool hands out fresh arrays.
+ */
+export class TensorOutputPool {
+  readonly #tf: TfLike;
+  #backend: WatchedBackend | null = null;
+  #watched: unknown = null;
+  readonly #free = new Map<string, Payload[]>();
+  #freeBytes = 0;
+  readonly #byBuffer = new Map<ArrayBufferLike, Block>();
+  readonly #byDataId = new WeakMap<object, Block>();
+  /** True while `dist` itself reads a collective's input: that read does not hand the array to anyone. */
+  #quiet = false;
+  /** Arrays handed out from the free lists, and arrays read out (kept by the reader from then on). */
+  reused = 0;
+  escaped = 0;
+
+  constructor(tf: TfLike) {
+    this.#tf = tf;
+  }
+
+  /** The CPU backend this pool watches, when it is the current one. */
+  #cpu(): WatchedBackend | null {
+    if (this.#tf.getBackend() !== 'cpu') return null;
+    const b = this.#tf.backend();
+    if (b === this.#watched) return this.#backend;
+    if (this.#watched !== null) return null; // the reader switched backends: stay with fresh arrays
+    this.#watched = b;
+    this.#backend = this.#watch(b as WatchedBackend);
+    return this.#backend;
+  }
+
+  #watch(b: WatchedBackend): WatchedBackend {
+    const write = b.write.bind(b);
+    const move = b.move.bind(b);
+    const read = b.read.bind(b);
+    const readSync = b.readSync.bind(b);
+    const hold = (dataId: object, values: unknown) => {
+      const block = ArrayBuffer.isView(values) ? this.#byBuffer.get(values.buffer) : undefined;
+      if (!block) return;
+      block.holders.push(dataId);
+      this.#byDataId.set(dataId, block);
+    };
+    b.write = (values, shape, dtype) => {
+      const id = write(values, shape, dtype);
+      hold(id, values);
+      return id;
+    };
+    b.move = (dataId, values, shape, dtype, refCount) => {
+      move(dataId, values, shape, dtype, refCount);
+      hold(dataId, values);
+    };
+    b.readSync = (dataId) => {
+      if (!this.#quiet) this.#escape(dataId);
+      return readSync(dataId);
+    };
+    b.read = (dataId) => {
+      if (!this.#quiet) this.#escape(dataId);
+      return read(dataId);
+    };
+    return b;
+  }
+
+  /** Someone outside the collectives now holds this array: it never returns to the pool. */
+  #escape(dataId: object): void {
+    const block = this.#byDataId.get(dataId);
+    if (!block || !this.#byBuffer.delete(block.array.buffer)) return;
+    this.escaped++;
+  }
+
+  /** Moves every array no tensor and no call holds any more to the free lists. */
+  #reclaim(b: WatchedBackend): void {
+    for (const block of this.#byBuffer.values()) {
+      if (block.pins > 0 || block.holders.some((id) => b.data.has(id))) continue;
+      this.#byBuffer.delete(block.array.buffer);
+      const bytes = block.array.byteLength;
+      if (this.#freeBytes + bytes > POOL_FREE_BYTES) continue;
+      const key = keyOf(
+        block.array instanceof Int32Array ? 'int32' : 'float32',
+        block.array.length,
+      );
+      const list = this.#free.get(key) ?? [];
+      list.push(block.array);
+      this.#free.set(key, list);
+      this.#freeBytes += bytes;
+    }
+  }
+
+  /** Leaves every free array to the garbage collector (arrays still held stay tracked). */
+  trim(): void {
+    this.#free.clear();
+    this.#freeBytes = 0;
+  }
+
+  /** An output array for a collective; call `release` once its tensor is made (or the call failed). */
+  take(dtype: Dtype, length: number): Payload {
+    const b = this.#cpu();
+    if (!b || length === 0) return allocate(dtype, length);
+    this.#reclaim(b);
+    const array = this.#free.get(keyOf(dtype, length))?.pop();
+    if (array) {
+      this.#freeBytes -= array.byteLength;
+      this.reused++;
+    }
+    const out = array ?? allocate(dtype, length);
+    this.#byBuffer.set(out.buffer, { array: out, holders: [], pins: 1 });
+    return out;
+  }
+
+  /** The call that took `array` (or pinned it) no longer uses it. */
+  release(array: Payload | null): void {
+    const block = array ? this.#byBuffer.get(array.buffer) : undefined;
+    if (block) block.pins--;
+  }
+
+  /**
+   * Starts reading a collective's input tensor without handing its array out, and keeps that array from
+   * reuse until `done()`: a queued or point-to-point call copies it in later.
+   */
+  readInput<T>(dataId: object, read: () => Promise<T>): { data: Promise<T>; done: () => void } {
+    this.#quiet = true;
+    let data: Promise<T>;
+    try {
+      data = read();
+    } finally {
+      this.#quiet = false;
+    }
+    const block = this.#byDataId.get(dataId);
+    if (!block || this.#byBuffer.get(block.array.buffer) !== block) return { data, done: () => {} };
+    block.pins++;
+    let once = false;
+    return {
+      data,
+      done: () => {
+        if (!once) block.pins--;
+        once = true;
+      },
+    };
+  }
+}

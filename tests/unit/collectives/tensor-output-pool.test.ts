@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { startWorld, type TestWorld } from './harness/world-harness.ts';
+import type { PoolOutcome, PoolStep } from './harness/pool-program.ts';
+
+const LENGTHS = [5, 8, 33]; // few sizes, so freed arrays are taken again
+
+const step: fc.Arbitrary<PoolStep> = fc.oneof(
+  fc.record({
+    op: fc.constant('fresh' as const),
+    len: fc.constantFrom(...LENGTHS),
+    async: fc.boolean(),
+  }),
+  fc.record({ op: fc.constant('chain' as const), pick: fc.nat(), async: fc.boolean() }),
+  fc.record({ op: fc.constant('gather' as const), pick: fc.nat() }),
+  fc.record({ op: fc.constant('wait' as const) }),
+  fc.record({ op: fc.constant('dispose' as const), pick: fc.nat() }),
+  fc.record({ op: fc.constant('dispose' as const), pick: fc.nat() }),
+  fc.record({ op: fc.constant('slice' as const), pick: fc.nat() }),
+  fc.record({ op: fc.constant('reshape' as const), pick: fc.nat() }),
+  fc.record({ op: fc.constant('clone' as const), pick: fc.nat() }),
+  fc.record({ op: fc.constant('read' as const), pick: fc.nat(), dispose: fc.boolean() }),
+);
+
+describe('pooled result arrays (CPU backend), world of 3', () => {
+  let w: TestWorld;
+  beforeAll(async () => {
+    w = await startWorld(3, { withTensors: true });
+  });
+  afterAll(async () => {
+    await w.close();
+  });
+
+  it('a tensor (or its views, clones, reshapes) is never overwritten while alive, nor an array read out of one', async () => {
+    let last: PoolOutcome[] = [];
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 30 }), async (steps) => {
+        last = await w.values<PoolOutcome>('poolProgram', { steps });
+        for (const o of last) expect(o.error).toBeNull();
+      }),
+      { numRuns: 60 },
+    );
+    // The property is not vacuous: arrays were taken again, and reads took some out of the pool.
+    for (const o of last) {
+      expect(o.reused).toBeGreaterThan(20);
+      expect(o.escaped).toBeGreaterThan(0);
+    }
+  });
+
+  it('reuses a disposed result, and never one that was read out', async () => {
+    const run = (steps: PoolStep[]) => w.values<PoolOutcome>('poolProgram', { steps });
+    const before = (await run([]))[0]!;
+    const reused = await run([
+      { op: 'fresh', len: 8, async: false },
+      { op: 'dispose', pick: 0 },
+      { op: 'fresh', len: 8, async: false },
+    ]);
+    for (const o of reused) {
+      expect(o.error).toBeNull();
+      expect(o.reused).toBeGreaterThan(before.reused);
+    }
+    const read = await run([
+      { op: 'fresh', len: 8, async: false },
+      { op: 'read', pick: 0, dispose: true },
+      { op: 'fresh', len: 8, async: false },
+      { op: 'fresh', len: 8, async: false },
+    ]);
+    for (const o of read) expect(o).toMatchObject({ error: null, escaped: before.escaped + 1 });
+  });
+});

@@ -3,6 +3,7 @@ import type {
   ClusterEvent,
   RunningCluster,
 } from '../../../playground/cluster/protocol.ts';
+import { chosenWorld, clusterSelection, describeSelection } from './cluster-selector.ts';
 import { createEditor, type PlaygroundEditor } from './monaco-editor.ts';
 import { OutputView } from './output-view.ts';
 import { saveEdits } from './saved-edits.ts';
@@ -41,7 +42,6 @@ export async function createWorkbench(root: HTMLElement, cfg: WorkbenchConfig): 
   const cluster = import('../../../playground/cluster/browser.ts'); // load the runtime while Monaco loads
   const listing = root.querySelector<HTMLElement>('[data-listing]')!;
   const runButton = root.querySelector<HTMLButtonElement>('[data-action="run"]')!;
-  const worldSelect = root.querySelector<HTMLSelectElement>('[data-world-select]')!;
   const host = document.createElement('div');
   host.className = 'pg-editor';
   const lines = cfg.code.split('\n').length;
@@ -117,7 +117,8 @@ export async function createWorkbench(root: HTMLElement, cfg: WorkbenchConfig): 
     if (active) return;
     active = true;
     stopRequested = false;
-    const worldSize = Number(worldSelect.value);
+    const worldSize = chosenWorld(root);
+    const simulated = clusterSelection(root);
     const code = editor.getCode();
     output.root.hidden = false;
     output.reset(worldSize);

@@ -9,10 +9,11 @@ const LEFT = 56;
 /** Bars a keyboard reader can tab through; a training run's hundreds would be a tab trap. */
 const MAX_FOCUSABLE = 100;
 
+/** The fields of a run's VirtualTraceEvent the timeline draws. */
 export interface VirtualSpan {
   rank: number;
   lane: 'compute' | 'comm';
-  label: string;
+  name: string;
   /** Virtual seconds since the run started. */
   start: number;
   end: number;
@@ -76,7 +77,7 @@ export function renderVirtualTimeline(
   const focusable = spans.length <= MAX_FOCUSABLE;
   for (const s of spans) {
     const y = s.rank * RANK + 2 + (s.lane === 'compute' ? LANE + 2 : 0);
-    const desc = `rank ${s.rank}, ${s.lane === 'comm' ? 'communication' : 'compute'}: ${s.label}, ${formatSeconds(s.start)} to ${formatSeconds(s.end)} (${formatSeconds(s.end - s.start)})`;
+    const desc = `rank ${s.rank}, ${s.lane === 'comm' ? 'communication' : 'compute'}: ${s.name}, ${formatSeconds(s.start)} to ${formatSeconds(s.end)} (${formatSeconds(s.end - s.start)})`;
     const bar = el('rect', {
       x: x(s.start),
       y,

@@ -4,8 +4,11 @@ import {
   LOG_LEVELS,
   BACKENDS,
   TRACE_KINDS,
+  VIRTUAL_LANES,
   type ClusterEvent,
   type TraceEvent,
+  type VirtualStepRank,
+  type VirtualTraceEvent,
 } from '../contract/protocol.ts';
 
 const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
@@ -27,6 +30,53 @@ function traceEvent(raw: unknown, rank: number): TraceEvent | null {
   if (label !== undefined) out.label = label;
   if (step !== undefined) out.step = step;
   if (peer !== undefined) out.peer = peer;
+  return out;
+}
+
+function virtualTraceEvent(raw: unknown, rank: number): VirtualTraceEvent | null {
+  if (typeof raw !== 'object' || raw === null) return null;
+  const e = raw as Record<string, unknown>;
+  if (
+    !isOneOf(VIRTUAL_LANES, e.lane) ||
+    !isString(e.name) ||
+    !isNumber(e.start) ||
+    !isNumber(e.end) ||
+    !isNumber(e.step)
+  )
+    return null;
+  const out: VirtualTraceEvent = {
+    rank,
+    lane: e.lane,
+    name: e.name,
+    start: e.start,
+    end: e.end,
+    step: e.step,
+  };
+  const bytes = optional(e.bytes, isNumber);
+  if (bytes !== undefined) out.bytes = bytes;
+  return out;
+}
+
+const STEP_NUMBERS = [
+  'step',
+  'start',
+  'end',
+  'computeSeconds',
+  'commSeconds',
+  'exposedCommSeconds',
+  'modelFlops',
+  'peakFlops',
+] as const;
+
+function virtualStep(raw: unknown, rank: number): VirtualStepRank | null {
+  if (typeof raw !== 'object' || raw === null) return null;
+  const e = raw as Record<string, unknown>;
+  if (!STEP_NUMBERS.every((k) => isNumber(e[k]))) return null;
+  const out = { rank } as VirtualStepRank;
+  for (const k of STEP_NUMBERS) out[k] = e[k] as number;
+  const c = e.chargedAs as Record<string, unknown> | undefined;
+  if (c && isNumber(c.params) && isNumber(c.tokensPerStep))
+    out.chargedAs = { params: c.params, tokensPerStep: c.tokensPerStep };
   return out;
 }
 
@@ -73,6 +123,17 @@ export function eventFromRank(data: unknown, rank: number): ClusterEvent | null 
         .map((t) => traceEvent(t, rank))
         .filter((t): t is TraceEvent => t !== null);
       return { type: 'trace', rank, events };
+    }
+    case 'virtual-trace': {
+      if (!Array.isArray(e.events)) return null;
+      const events = e.events
+        .map((t) => virtualTraceEvent(t, rank))
+        .filter((t): t is VirtualTraceEvent => t !== null);
+      return { type: 'virtual-trace', rank, events };
+    }
+    case 'virtual-step': {
+      const report = virtualStep(e.report, rank);
+      return report ? { type: 'virtual-step', rank, report } : null;
     }
   }
 }

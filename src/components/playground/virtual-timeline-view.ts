@@ -41,6 +41,7 @@ export function renderVirtualTimeline(
   spans: readonly VirtualSpan[],
   worldSize: number,
   clusterName: string,
+  total = spans.length,
 ): void {
   container.replaceChildren();
   if (spans.length === 0) {
@@ -116,4 +117,11 @@ export function renderVirtualTimeline(
     legend.append(item);
   }
   container.append(svg, legend);
+  if (total > spans.length) {
+    const note = document.createElement('p');
+    note.className = 'pg-timeline-note';
+    note.setAttribute('role', 'note');
+    note.textContent = `This run charged ${total.toLocaleString('en')} spans; the timeline draws the first ${spans.length.toLocaleString('en')} (up to ${formatSeconds(t1)}) so the page stays responsive.`;
+    container.prepend(note);
+  }
 }

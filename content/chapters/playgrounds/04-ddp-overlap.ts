@@ -4,8 +4,8 @@
 import * as tf from '@tensorflow/tfjs';
 import { dist, DDP, mlp, SGD } from 'ranks';
 
-const widths = [128, 256, 256, 256, 256, 128],
-  rows = 16,
+const widths = [64, 128, 128, 128, 128, 64],
+  rows = 8,
   steps = 3,
   tokensPerGpu = 1024;
 const x = tf.randomNormal([rows, widths[0]!], 0, 1, 'float32', 1 + dist.rank);
@@ -22,6 +22,8 @@ async function measure(overlap: boolean): Promise<{ step: number; compute: numbe
     optimizer: new SGD({ lr: 0.01 }),
     overlap,
     chargeAs,
+    // About one layer per bucket (this small model's real bytes), so buckets can launch during backward.
+    bucketCapMB: 0.05,
   });
   await ddp.trainStep(x, y); // the first step rebuilds the buckets in gradient-arrival order
   let t = await clock();

@@ -2,10 +2,10 @@
 // DDP all-reduces the gradients once per step; ZeRO-3 all-gathers every layer's parameters in
 // forward and again in backward, and reduce-scatters the gradients: 1.5× the bytes on the wire.
 import * as tf from '@tensorflow/tfjs';
-import { dist, DDP, ZeRO, mlp, SGD, commBytes, commBytesSince, totalBytes } from 'ranks';
+import { dist, DDP, ZeRO, mlp, SGD } from 'ranks';
 
-const widths = [128, 256, 256, 256, 128],
-  rows = 16,
+const widths = [64, 128, 128, 128, 64],
+  rows = 8,
   steps = 2,
   tokensPerGpu = 4096;
 const x = tf.randomNormal([rows, widths[0]!], 0, 1, 'float32', 1 + dist.rank);
@@ -15,31 +15,19 @@ const chargeAs = { params: 7e9, tokensPerStep: tokensPerGpu * dist.worldSize };
 const clock = async () =>
   dist.simulation ? await dist.simulation.now() : performance.now() / 1000;
 
-async function measure(kind: 'DDP' | 'ZeRO-3'): Promise<{ seconds: number; bytes: number }> {
+async function stepSeconds(kind: 'DDP' | 'ZeRO-3'): Promise<number> {
   const opts = { optimizer: new SGD({ lr: 0.01 }), chargeAs };
   const model = mlp(widths, { seed: 1 });
   const trainer =
     kind === 'DDP' ? await DDP(model, opts) : await ZeRO(model, { ...opts, stage: 3 });
   await trainer.trainStep(x, y); // DDP rebuilds its buckets after the first step
-  const before = commBytes();
   const t = await clock();
   for (let s = 0; s < steps; s++) await trainer.trainStep(x, y);
-  return {
-    seconds: ((await clock()) - t) / steps,
-    bytes: totalBytes(commBytesSince(before)) / steps,
-  };
+  return ((await clock()) - t) / steps;
 }
 
-const ddp = await measure('DDP');
-const zero3 = await measure('ZeRO-3');
-if (dist.rank === 0)
-  for (const [name, m] of [
-    ['DDP   ', ddp],
-    ['ZeRO-3', zero3],
-  ] as const)
-    console.log(
-      `${name}: step ${(m.seconds * 1000).toFixed(1)} ms, sends ${m.bytes.toLocaleString('en')} bytes per step (this model's own)`,
-    );
-const ratio = zero3.bytes / ddp.bytes;
-console.log(`ZeRO-3 sends ${ratio.toFixed(2)}× DDP's bytes per step`);
-console.log(`ZeRO-3's step is longer: ${zero3.seconds > ddp.seconds}`);
+const ddp = await stepSeconds('DDP');
+const zero3 = await stepSeconds('ZeRO-3');
+const ms = (s: number) => `${(s * 1000).toFixed(1)} ms`;
+console.log(`DDP step ${ms(ddp)}, ZeRO-3 step ${ms(zero3)}: ${(zero3 / ddp).toFixed(2)}× as long`);
+console.log(`ZeRO-3's step is longer: ${zero3 > ddp}`);

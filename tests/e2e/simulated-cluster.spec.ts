@@ -45,6 +45,23 @@ test('the cluster selector: real time by default, a preset × nodes × GPUs per 
   await expect(root.locator('[data-world-select]')).toBeVisible();
 });
 
+test('the cluster controls pass axe in light and dark themes', async ({ page }) => {
+  const { default: AxeBuilder } = await import('@axe-core/playwright');
+  for (const theme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: theme });
+    await page.goto(firstChapterPath);
+    const root = pg(page);
+    await root.getByLabel('Cluster').selectOption('a100-100gbe');
+    const results = await new AxeBuilder({ page }).include('[data-playground]').analyze();
+    expect(
+      results.violations.map(
+        (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+      ),
+      theme,
+    ).toEqual([]);
+  }
+});
+
 test('a simulated run draws a compute and a comm lane per rank and reports the step; the CLI prints the same virtual times', async ({
   page,
 }) => {

@@ -6,6 +6,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { LAB_PLAYGROUNDS } from '../src/lib/playground/lab-playgrounds.ts';
+import type { SimulatedClusterOptions } from '../playground/contract/protocol.ts';
+import { clusterPreset } from '../playground/simulation/presets.ts';
 
 const contentDir = () => process.env.RANKS_CONTENT_DIR ?? join(process.cwd(), 'content');
 const chaptersDir = () => join(contentDir(), 'chapters');
@@ -20,6 +22,8 @@ export interface PlaygroundEntry {
   /** Lines every rank must print (or only `onlyRank`, for a program that reports on one rank). */
   expect: string[];
   onlyRank?: number;
+  /** The simulated cluster the page preselects (its `cluster`, `nodes`, `gpusPerNode`, `slowdown`); absent: real time. */
+  cluster?: SimulatedClusterOptions;
 }
 
 /** Programs no page embeds, with what they print on 4 ranks (a test runs them like the embedded ones). */
@@ -48,17 +52,37 @@ export function chapterFiles(): string[] {
 }
 
 /** The attributes of every `<Playground … />` in a chapter, as written (expressions not yet evaluated). */
-export function rawEmbeds(chapter: string): { src: string; world?: string; expect?: string }[] {
+export function rawEmbeds(
+  chapter: string,
+): { src: string; world?: string; expect?: string; cluster?: SimulatedClusterOptions }[] {
   const mdx = readFileSync(join(chaptersDir(), chapter), 'utf8');
   return [...mdx.matchAll(/<Playground\s([\s\S]*?)\/>/g)].flatMap((tag) => {
     const attrs = tag[1]!;
     const src = /\bsrc="([^"]+)"/.exec(attrs)?.[1];
     if (!src) return [];
+    const preset = /\bcluster="([^"]+)"/.exec(attrs)?.[1];
+    const count = (name: string) => new RegExp(`\\b${name}=\\{(\\d+)\\}`).exec(attrs)?.[1];
+    const slowdown = /\bslowdown=\{(\{[^}]*\})\}/.exec(attrs)?.[1];
     return [
       {
         src,
         world: /\bworld=\{([^}]+)\}/.exec(attrs)?.[1],
         expect: /\bexpect=\{(\[[\s\S]*\])\}/.exec(attrs)?.[1],
+        ...(preset
+          ? {
+              cluster: {
+                preset,
+                // The page's defaults when an embed leaves a count out (Playground.astro).
+                nodes: Number(count('nodes') ?? clusterPreset(preset).defaultNodes),
+                gpusPerNode: Number(
+                  count('gpusPerNode') ?? clusterPreset(preset).gpusPerNode.value,
+                ),
+                ...(slowdown
+                  ? { slowdown: new Function(`return (${slowdown});`)() as Record<number, number> }
+                  : {}),
+              },
+            }
+          : {}),
       },
     ];
   });
@@ -100,8 +124,13 @@ export async function playgroundManifest(): Promise<PlaygroundEntry[]> {
       entries.push({
         src: e.src,
         page: chapter,
-        world: e.world ? Number(evaluate(e.world)) : 4,
+        world: e.cluster
+          ? e.cluster.nodes * e.cluster.gpusPerNode
+          : e.world
+            ? Number(evaluate(e.world))
+            : 4,
         expect: e.expect ? (evaluate(e.expect) as string[]) : [],
+        ...(e.cluster ? { cluster: e.cluster } : {}),
       });
   }
   for (const p of LAB_PLAYGROUNDS)

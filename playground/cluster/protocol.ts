@@ -17,7 +17,21 @@ export type {
   RunResult,
   TraceEvent,
   PlotPoint,
+  SimulatedClusterOptions,
+  VirtualLane,
+  VirtualTraceEvent,
+  VirtualStepRank,
+  VirtualStepReport,
 } from '../contract/protocol.ts';
+/** The presets a cluster selector offers (cited data; `describeShape` names a choice). */
+export {
+  CLUSTER_PRESETS,
+  PRESET_IDS,
+  MAX_REAL_RANKS,
+  clusterShape,
+  describeShape,
+} from '../simulation/index.ts';
+export type { ClusterPreset, PresetId } from '../simulation/index.ts';
 
 /** A started run: `done` settles once every rank has exited, or the run was stopped or timed out. */
 export interface RunningCluster {

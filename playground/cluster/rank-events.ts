@@ -6,9 +6,12 @@ import {
   TRACE_KINDS,
   PLOT_KINDS,
   MAX_PLOT_NAME,
+  VIRTUAL_LANES,
   type ClusterEvent,
   type PlotPoint,
   type TraceEvent,
+  type VirtualStepRank,
+  type VirtualTraceEvent,
 } from '../contract/protocol.ts';
 
 const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
@@ -50,6 +53,53 @@ function plotPoint(raw: unknown, rank: number): PlotPoint | null {
     x: typeof x === 'string' ? name(x) : x,
     y: p.y,
   };
+}
+
+function virtualTraceEvent(raw: unknown, rank: number): VirtualTraceEvent | null {
+  if (typeof raw !== 'object' || raw === null) return null;
+  const e = raw as Record<string, unknown>;
+  if (
+    !isOneOf(VIRTUAL_LANES, e.lane) ||
+    !isString(e.name) ||
+    !isNumber(e.start) ||
+    !isNumber(e.end) ||
+    !isNumber(e.step)
+  )
+    return null;
+  const out: VirtualTraceEvent = {
+    rank,
+    lane: e.lane,
+    name: e.name,
+    start: e.start,
+    end: e.end,
+    step: e.step,
+  };
+  const bytes = optional(e.bytes, isNumber);
+  if (bytes !== undefined) out.bytes = bytes;
+  return out;
+}
+
+const STEP_NUMBERS = [
+  'step',
+  'start',
+  'end',
+  'computeSeconds',
+  'commSeconds',
+  'exposedCommSeconds',
+  'modelFlops',
+  'peakFlops',
+] as const;
+
+function virtualStep(raw: unknown, rank: number): VirtualStepRank | null {
+  if (typeof raw !== 'object' || raw === null) return null;
+  const e = raw as Record<string, unknown>;
+  if (!STEP_NUMBERS.every((k) => isNumber(e[k]))) return null;
+  const out = { rank } as VirtualStepRank;
+  for (const k of STEP_NUMBERS) out[k] = e[k] as number;
+  const c = e.chargedAs as Record<string, unknown> | undefined;
+  if (c && isNumber(c.params) && isNumber(c.tokensPerStep))
+    out.chargedAs = { params: c.params, tokensPerStep: c.tokensPerStep };
+  return out;
 }
 
 /**
@@ -102,6 +152,17 @@ export function eventFromRank(data: unknown, rank: number): ClusterEvent | null 
         .map((p) => plotPoint(p, rank))
         .filter((p): p is PlotPoint => p !== null);
       return { type: 'plot', rank, points };
+    }
+    case 'virtual-trace': {
+      if (!Array.isArray(e.events)) return null;
+      const events = e.events
+        .map((t) => virtualTraceEvent(t, rank))
+        .filter((t): t is VirtualTraceEvent => t !== null);
+      return { type: 'virtual-trace', rank, events };
+    }
+    case 'virtual-step': {
+      const report = virtualStep(e.report, rank);
+      return report ? { type: 'virtual-step', rank, report } : null;
     }
   }
 }

@@ -2,12 +2,17 @@ import {
   MAX_LOG_LINES,
   MAX_PLOT_POINTS,
   MAX_TRACE_EVENTS,
+  MAX_VIRTUAL_TRACE_EVENTS,
   type Backend,
   type ClusterEvent,
   type LogLevel,
   type PlotPoint,
   type RunResult,
+  type SimulatedClusterOptions,
   type TraceEvent,
+  type VirtualStepRank,
+  type VirtualStepReport,
+  type VirtualTraceEvent,
 } from '../contract/protocol.ts';
 
 /** One line in a rank's output: something it printed, or an error it (or the cluster, for it) reported. */
@@ -49,10 +54,19 @@ export class RunRecord {
   /** The first MAX_PLOT_POINTS points the ranks drew, in arrival order; plotTotal counts them all. */
   readonly plots: PlotPoint[] = [];
   plotTotal = 0;
+  /** The simulated cluster, or null for a real-time run (whose times are this machine's). */
+  readonly cluster: SimulatedClusterOptions | null;
+  /** The first MAX_VIRTUAL_TRACE_EVENTS virtual spans (seconds), for the compute and comm lanes. */
+  readonly virtualTrace: VirtualTraceEvent[] = [];
+  virtualTraceTotal = 0;
+  /** Each rank's step reports, by rank, in step order. */
+  readonly virtualStepsByRank: VirtualStepRank[][];
   result: RunResult | null = null;
 
-  constructor(worldSize: number) {
+  constructor(worldSize: number, cluster: SimulatedClusterOptions | null = null) {
     this.worldSize = worldSize;
+    this.cluster = cluster;
+    this.virtualStepsByRank = Array.from({ length: worldSize }, () => []);
     this.ranks = Array.from({ length: worldSize }, (_, rank) => ({
       rank,
       lines: [],
@@ -70,6 +84,8 @@ export class RunRecord {
     }
     if (e.type === 'trace') return this.addTrace(e.rank, e.events);
     if (e.type === 'plot') return this.addPlot(e.rank, e.points);
+    if (e.type === 'virtual-trace') return this.addVirtualTrace(e.rank, e.events);
+    if (e.type === 'virtual-step') this.virtualStepsByRank[e.rank]!.push(e.report);
     this.events.push(e);
     switch (e.type) {
       case 'backend':
@@ -106,6 +122,39 @@ export class RunRecord {
     const kept = points.slice(0, Math.max(0, MAX_PLOT_POINTS - this.plots.length));
     for (const p of kept) this.plots.push(p);
     if (kept.length) this.events.push({ type: 'plot', rank, points: kept });
+  }
+
+  private addVirtualTrace(rank: number, events: VirtualTraceEvent[]): void {
+    this.virtualTraceTotal += events.length;
+    const room = Math.max(0, MAX_VIRTUAL_TRACE_EVENTS - this.virtualTrace.length);
+    const kept = events.slice(0, room);
+    for (const t of kept) this.virtualTrace.push(t);
+    if (kept.length) this.events.push({ type: 'virtual-trace', rank, events: kept });
+  }
+
+  /**
+   * The step report: every step all ranks reported (a dead rank's missing steps end the list), with
+   * step time and parts as the slowest rank saw them, and MFU over the whole world.
+   */
+  get virtualSteps(): VirtualStepReport[] {
+    const counts = this.virtualStepsByRank.map((r) => r.length);
+    const steps = Math.min(...counts);
+    return Array.from({ length: steps }, (_, k) => {
+      const ranks = this.virtualStepsByRank.map((r) => r[k]!);
+      const max = (f: (r: VirtualStepRank) => number) => Math.max(...ranks.map(f));
+      const seconds = max((r) => r.end - r.start);
+      const flops = ranks.reduce((a, r) => a + r.modelFlops, 0);
+      const peak = ranks.reduce((a, r) => a + r.peakFlops, 0);
+      return {
+        step: k,
+        seconds,
+        computeSeconds: max((r) => r.computeSeconds),
+        commSeconds: max((r) => r.commSeconds),
+        exposedCommSeconds: max((r) => r.exposedCommSeconds),
+        mfu: flops > 0 && seconds > 0 ? flops / (peak * seconds) : null,
+        ranks,
+      };
+    });
   }
 
   finish(result: RunResult): void {

@@ -9,7 +9,7 @@ import {
   type Input,
   type TensorLike,
 } from './argument-checks.ts';
-import type { Dist, ProcessGroupHandle, Work } from './dist-api.ts';
+import type { Dist, ProcessGroupHandle, Simulation, Work } from './dist-api.ts';
 import { loadReduceKernel } from './kernel/reduce-kernel.ts';
 import type { ProcessGroup } from './process-group.ts';
 import { RankCollectives } from './rank-collectives.ts';
@@ -52,6 +52,7 @@ class RankDist implements Dist {
   readonly rank: number;
   readonly worldSize: number;
   readonly backend: Backend;
+  readonly simulation: Simulation | null = null;
   readonly #comm: RankCollectives;
   readonly #tf: Tf;
   readonly #outputs: TensorOutputPool;

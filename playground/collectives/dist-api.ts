@@ -1,7 +1,67 @@
 import type * as tf from '@tensorflow/tfjs';
-import type { AllReduceAlgorithm, Backend, CommStats, ReduceOp } from '../contract/protocol.ts';
+import type {
+  AllReduceAlgorithm,
+  Backend,
+  CommStats,
+  ReduceOp,
+  SimulatedClusterOptions,
+} from '../contract/protocol.ts';
 
-export type { AllReduceAlgorithm, CommStats, ReduceOp } from '../contract/protocol.ts';
+export type {
+  AllReduceAlgorithm,
+  CommStats,
+  ReduceOp,
+  SimulatedClusterOptions,
+} from '../contract/protocol.ts';
+
+/**
+ * Charge a small playground run as a larger model: compute and communication are scaled so a step
+ * costs what the charged model's step would on the simulated cluster.
+ */
+export interface ChargeAs {
+  /** Parameters of the charged model, e.g. 7e9. */
+  params: number;
+  /** Tokens (rows) per optimizer step over all ranks, e.g. 4_194_304. */
+  tokensPerStep: number;
+  /** Bytes per gradient or parameter element on the wire; 2 (bf16) by default. */
+  bytesPerElement?: number;
+}
+
+/** What the playground actually runs, the denominator of the scaling (the training wrappers fill it in). */
+export interface ActualSize {
+  /** Parameters of the real (small) model. */
+  params: number;
+  /** Rows per step over all ranks. */
+  tokensPerStep: number;
+}
+
+/**
+ * Virtual time on a simulated cluster (`dist.simulation`, null in a real-time run). Compute is every tfjs
+ * kernel charged by the roofline; collectives end at the last member's arrival plus the model's time.
+ */
+export interface Simulation {
+  /** The cluster this run simulates. */
+  readonly cluster: Readonly<SimulatedClusterOptions>;
+  /**
+   * This rank's compute-stream clock in virtual seconds, once everything it waited on has finished.
+   * @example const t0 = await dist.simulation.now(); … console.log(`${(await dist.simulation.now()) - t0} s`);
+   */
+  now(): Promise<number>;
+  /**
+   * Charge from now on as a larger model: each kernel's FLOPs and bytes × (params × tokensPerStep) /
+   * (actual.params × actual.tokensPerStep), each collective's bytes × (params / actual.params) ×
+   * (bytesPerElement / 4). MFU is then 6 × params × tokensPerStep per step. Wrappers take `{ chargeAs }`.
+   * @example dist.simulation?.chargeAs({ params: 7e9, tokensPerStep: 4_194_304 }, { params: 1_000, tokensPerStep: 64 });
+   */
+  chargeAs(as: ChargeAs, actual: ActualSize): void;
+  /** Charge `seconds` of compute to this rank's compute stream (before slowdown and jitter). */
+  compute(seconds: number, label?: string): void;
+  /**
+   * Ends this rank's current step and reports it (step time, compute, communication, exposed
+   * communication, model FLOPs). DDP, ZeRO and FSDP call it at the end of `step()`.
+   */
+  endStep(): Promise<void>;
+}
 
 /**
  * A collective started with `{ async: true }`, as torch.distributed's `Work`: the rank keeps computing
@@ -46,6 +106,8 @@ export interface Dist {
   readonly worldSize: number;
   /** The tfjs backend this rank runs on. */
   readonly backend: Backend;
+  /** Virtual time on a simulated cluster, or null when the run is real time on this machine. */
+  readonly simulation: Simulation | null;
 
   /**
    * Reduces `t` across every rank of the group; every rank gets the result (torch: `dist.all_reduce`).

@@ -97,6 +97,82 @@ export interface PlotPoint {
   y: number;
 }
 
+/** The two streams of a rank in virtual time: its program's kernels, and NCCL's communication stream. */
+export const VIRTUAL_LANES = ['compute', 'comm'] as const;
+export type VirtualLane = (typeof VIRTUAL_LANES)[number];
+
+/** Virtual trace spans a run keeps for its timeline (compute spans are merged per phase, so a step is a few spans). */
+export const MAX_VIRTUAL_TRACE_EVENTS = 20_000;
+
+/**
+ * Run the program as if on a GPU cluster (playground/simulation): every rank keeps a virtual clock, so
+ * times are the model's, the same on any machine under any load. `nodes × gpusPerNode` must equal `worldSize`.
+ */
+export interface SimulatedClusterOptions {
+  /** A preset id from playground/simulation/presets.ts, e.g. 'h100-ndr' (`npm run ranks -- presets`). */
+  preset: string;
+  nodes: number;
+  gpusPerNode: number;
+  /** Compute on these ranks takes `factor` (≥ 1) times longer: a straggler, e.g. `{ 3: 2 }`. */
+  slowdown?: Readonly<Record<number, number>>;
+  /** Every compute span stretched by a factor in [1, 1 + amplitude), drawn from `seed` (on `ranks` only, if given). */
+  jitter?: { amplitude: number; seed: number; ranks?: readonly number[] };
+  /** This rank stops when it begins step `atStep` (0-based); its peers' next collective times out, NCCL-style. */
+  deadRank?: { rank: number; atStep: number };
+  /** Virtual seconds a collective waits for missing ranks; default 600 (PyTorch's NCCL default). */
+  collectiveTimeoutSeconds?: number;
+  /** Fraction of peak FLOP/s a kernel reaches in the roofline (0, 1]; default 0.5. */
+  efficiency?: number;
+}
+
+/** One span of virtual time on one rank's lane, in seconds since the run started. */
+export interface VirtualTraceEvent {
+  rank: number;
+  lane: VirtualLane;
+  /** 'forward', 'backward', 'optimizer', 'compute', or the collective, e.g. 'allReduce 4.2 MB'. */
+  name: string;
+  start: number;
+  end: number;
+  /** The step the span belongs to (0-based; steps end at `dist.simulation.endStep()` or a trainer's step()). */
+  step: number;
+  /** Modelled bytes of a collective (after any charge-as scaling). */
+  bytes?: number;
+}
+
+/** One rank's view of one step, in virtual seconds. */
+export interface VirtualStepRank {
+  rank: number;
+  step: number;
+  start: number;
+  end: number;
+  /** Kernel time charged to the compute stream (after slowdown and jitter). */
+  computeSeconds: number;
+  /** Modelled collective durations on the communication stream. */
+  commSeconds: number;
+  /** Time the compute stream waited for communication: what overlap did not hide. */
+  exposedCommSeconds: number;
+  /** Model FLOPs of this step on this rank: 6 × params × tokens / world when charged as a model, else the matmul/conv FLOPs its kernels did. */
+  modelFlops: number;
+  /** The GPU's peak FLOP/s the MFU is taken against (bf16 tensor cores). */
+  peakFlops: number;
+  /** What the step was charged as, when the program asked (say it on the page). */
+  chargedAs?: { params: number; tokensPerStep: number };
+}
+
+/** A step of the whole world: a synchronous step ends when the slowest rank ends it. */
+export interface VirtualStepReport {
+  step: number;
+  /** Max over ranks of end − start. */
+  seconds: number;
+  /** Max over ranks of each part. */
+  computeSeconds: number;
+  commSeconds: number;
+  exposedCommSeconds: number;
+  /** Model FLOPs utilisation: Σ modelFlops / (world × peak × seconds); null when no FLOPs were charged. */
+  mfu: number | null;
+  ranks: VirtualStepRank[];
+}
+
 export const LOG_LEVELS = ['log', 'info', 'warn', 'error'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
@@ -107,7 +183,9 @@ export type ClusterEvent =
   | { type: 'error'; rank: number; message: string; line?: number; column?: number; time: number }
   | { type: 'exit'; rank: number; ok: boolean; time: number }
   | { type: 'trace'; rank: number; events: TraceEvent[] }
-  | { type: 'plot'; rank: number; points: PlotPoint[] };
+  | { type: 'plot'; rank: number; points: PlotPoint[] }
+  | { type: 'virtual-trace'; rank: number; events: VirtualTraceEvent[] }
+  | { type: 'virtual-step'; rank: number; report: VirtualStepRank };
 export const CLUSTER_EVENT_TYPES = [
   'backend',
   'log',
@@ -115,6 +193,8 @@ export const CLUSTER_EVENT_TYPES = [
   'exit',
   'trace',
   'plot',
+  'virtual-trace',
+  'virtual-step',
 ] as const satisfies readonly ClusterEvent['type'][];
 
 export interface RunOptions {
@@ -130,6 +210,8 @@ export interface RunOptions {
   checks?: string;
   /** Tensor bytes the whole run may hold, shared by its ranks; default 2 GiB (see rank/memory-budget.ts). */
   tensorBudgetBytes?: number;
+  /** Run in virtual time on a simulated cluster; absent: a real-time run on this machine. */
+  cluster?: SimulatedClusterOptions;
 }
 
 export const RUN_END_REASONS = [

@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
-import type { Dist, Work } from '../collectives/dist-api.ts';
+import type { ChargeAs, Dist, Work } from '../collectives/dist-api.ts';
 import { forwardBackward, type LayerHooks, type TimelineSpan } from './layerwise-backward.ts';
 import { mseLoss, type RowLoss } from './losses.ts';
 import { MemoryLedger } from './memory-ledger.ts';
@@ -21,6 +21,12 @@ export interface DataParallelOptions {
   average?: 'rows' | 'ranks';
   /** Where held bytes are measured; a fresh ledger by default. */
   ledger?: MemoryLedger;
+  /**
+   * On a simulated cluster, charge every step as this model (e.g. `{ params: 7e9, tokensPerStep:
+   * 4_194_304 }`): the wrapper scales against its own parameter count and the rows of each step.
+   * Ignored in a real-time run.
+   */
+  chargeAs?: ChargeAs;
 }
 
 /** The training surface shared by DDP, ZeRO-1/2/3 and FSDP. */

@@ -12,6 +12,10 @@ export type {
   Work,
   ProcessGroupHandle,
   CommStats,
+  Simulation,
+  ChargeAs,
+  ActualSize,
+  SimulatedClusterOptions,
 } from '../collectives/dist-api.ts';
 export * from '../parallel/index.ts';
 export { plot } from './plot-api.ts';

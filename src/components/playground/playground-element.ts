@@ -1,3 +1,4 @@
+import { wireClusterSelector } from './cluster-selector.ts';
 import { wireCodeTabs } from './code-tabs.ts';
 import {
   forgetEditsBeforeShare,
@@ -26,6 +27,9 @@ class RanksPlayground extends HTMLElement {
     listing.addEventListener('click', () => void this.open());
     this.querySelector('[data-action="run"]')!.addEventListener('click', () => this.requestRun());
     wireCodeTabs(this);
+    wireClusterSelector(this, (text) => {
+      if (!this.querySelector('.pg-run')?.hasAttribute('disabled')) this.setStatus(text);
+    });
     this.setEdited(loadEdits(this.playgroundId) !== null);
   }
 

@@ -3,11 +3,14 @@ import type {
   ClusterEvent,
   RunningCluster,
 } from '../../../playground/cluster/protocol.ts';
+import { chosenWorld, clusterSelection, describeSelection } from './cluster-selector.ts';
 import { createEditor, type PlaygroundEditor } from './monaco-editor.ts';
 import { OutputView } from './output-view.ts';
 import { saveEdits } from './saved-edits.ts';
 import { shareUrl } from './share-link.ts';
+import { renderStepReport } from './step-report-view.ts';
 import { renderTimeline } from './timeline-view.ts';
+import { renderVirtualTimeline } from './virtual-timeline-view.ts';
 
 export interface WorkbenchConfig {
   id: string;
@@ -41,7 +44,6 @@ export async function createWorkbench(root: HTMLElement, cfg: WorkbenchConfig): 
   const cluster = import('../../../playground/cluster/browser.ts'); // load the runtime while Monaco loads
   const listing = root.querySelector<HTMLElement>('[data-listing]')!;
   const runButton = root.querySelector<HTMLButtonElement>('[data-action="run"]')!;
-  const worldSelect = root.querySelector<HTMLSelectElement>('[data-world-select]')!;
   const host = document.createElement('div');
   host.className = 'pg-editor';
   const lines = cfg.code.split('\n').length;
@@ -63,6 +65,10 @@ export async function createWorkbench(root: HTMLElement, cfg: WorkbenchConfig): 
   timeline.hidden = true;
   timeline.innerHTML =
     '<summary>Timeline of collectives</summary><div class="pg-timeline-body"></div>';
+  const stepReport = document.createElement('section');
+  stepReport.className = 'pg-step-report';
+  stepReport.setAttribute('aria-label', 'Step report in virtual time');
+  stepReport.hidden = true;
 
   const editor = await createEditor(host, cfg.code, {
     label: `${cfg.title}: playground code editor. Ctrl+Enter or Cmd+Enter runs it.`,
@@ -79,7 +85,7 @@ export async function createWorkbench(root: HTMLElement, cfg: WorkbenchConfig): 
   });
   listing.replaceWith(host);
   runButton.after(stopButton, resetButton, shareButton);
-  root.append(output.root, timeline);
+  root.append(output.root, stepReport, timeline);
   output.root.hidden = true;
 
   resetButton.addEventListener('click', () => {
@@ -113,30 +119,48 @@ export async function createWorkbench(root: HTMLElement, cfg: WorkbenchConfig): 
   };
   stopButton.addEventListener('click', stop);
 
+  /** The embed's straggler plan, kept to ranks that exist in this run. */
+  function stragglers(worldSize: number): { slowdown?: Record<number, number> } {
+    if (!root.dataset.slowdown) return {};
+    const plan = JSON.parse(root.dataset.slowdown) as Record<string, number>;
+    const kept = Object.entries(plan).filter(([rank]) => Number(rank) < worldSize);
+    return kept.length ? { slowdown: Object.fromEntries(kept) } : {};
+  }
+
   async function run(): Promise<void> {
     if (active) return;
     active = true;
     stopRequested = false;
-    const worldSize = Number(worldSelect.value);
+    const worldSize = chosenWorld(root);
+    const simulated = clusterSelection(root);
     const code = editor.getCode();
     output.root.hidden = false;
     output.reset(worldSize);
     output.clearNotices();
     editor.markErrors([]);
     timeline.hidden = true;
+    stepReport.hidden = true;
     runButton.disabled = true;
     stopButton.disabled = false;
     const marks: { line: number; column?: number; message: string }[] = [];
-    cfg.setStatus(`Starting ${worldSize} rank${worldSize === 1 ? '' : 's'}…`);
+    const ranks = `${worldSize} rank${worldSize === 1 ? '' : 's'}`;
+    const where = simulated ? `${ranks}, timed as ${describeSelection(simulated)}` : ranks;
+    cfg.setStatus(`Starting ${where}…`);
     let started = false;
     try {
       const { startCluster } = await cluster;
       running = startCluster(
-        { code, worldSize, backend: cfg.backend, ...(cfg.checks ? { checks: cfg.checks } : {}) },
+        {
+          code,
+          worldSize,
+          backend: cfg.backend,
+          ...(cfg.checks ? { checks: cfg.checks } : {}),
+          ...(simulated ? { cluster: { ...simulated, ...stragglers(worldSize) } } : {}),
+        },
         (e: ClusterEvent) => {
           if (e.type === 'backend' && !started) {
             started = true;
-            cfg.setStatus(`Running on ${worldSize} rank${worldSize === 1 ? '' : 's'}…`);
+            cfg.setStatus(`Running on ${where}…`);
           }
           if (e.type === 'error' && e.line) {
             marks.push({ line: e.line, column: e.column, message: `rank ${e.rank}: ${e.message}` });
@@ -170,7 +194,7 @@ export async function createWorkbench(root: HTMLElement, cfg: WorkbenchConfig): 
       } else {
         cfg.setStatus(
           result.ok
-            ? `Finished in ${secs} on ${worldSize} rank${worldSize === 1 ? '' : 's'}.`
+            ? `Finished in ${secs}${simulated ? ' of real time' : ''} on ${where}.`
             : `Failed after ${secs}: see the rank panes.`,
         );
       }
@@ -182,12 +206,24 @@ export async function createWorkbench(root: HTMLElement, cfg: WorkbenchConfig): 
         }),
       );
       if (result.reason !== 'compile-error') {
-        renderTimeline(
-          timeline.querySelector('.pg-timeline-body')!,
-          record.trace,
-          worldSize,
-          record.traceTotal,
-        );
+        const body = timeline.querySelector<HTMLElement>('.pg-timeline-body')!;
+        const summary = timeline.querySelector('summary')!;
+        if (simulated) {
+          const name = describeSelection(simulated);
+          summary.textContent = 'Timeline in virtual time: per rank, communication above compute';
+          renderVirtualTimeline(
+            body,
+            record.virtualTrace,
+            worldSize,
+            name,
+            record.virtualTraceTotal,
+          );
+          renderStepReport(stepReport, record.virtualSteps, name);
+          stepReport.hidden = false;
+        } else {
+          summary.textContent = 'Timeline of collectives (real time on this machine)';
+          renderTimeline(body, record.trace, worldSize, record.traceTotal);
+        }
         timeline.hidden = false;
       }
     } catch (e) {

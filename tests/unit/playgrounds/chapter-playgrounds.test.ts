@@ -46,7 +46,7 @@ describe('the playground manifest', () => {
 
 describe('every chapter playground (and every program no page embeds) prints its expected lines on every rank', () => {
   for (const p of chapterOrStandalone) {
-    it(`${p.src} on ${p.world} ranks${p.page ? ` (${p.page})` : ' (not embedded)'}`, async () => {
+    it(`${p.src} on ${p.world} ranks${p.cluster ? ` as ${p.cluster.preset}` : ''}${p.page ? ` (${p.page})` : ' (not embedded)'}`, async () => {
       // Chapters 7–9 and chapter 1's transformer demo train transformer blocks: WASM runs them several times faster than CPU.
       const backend = /^0[789]-|char-transformer/.test(p.src) ? 'wasm' : 'cpu';
       const { result, record } = await runProgram({
@@ -54,6 +54,7 @@ describe('every chapter playground (and every program no page embeds) prints its
         worldSize: p.world,
         backend,
         timeoutMs: 240_000,
+        ...(p.cluster ? { cluster: p.cluster } : {}),
       });
       expect(
         result.ok,

@@ -27,6 +27,12 @@ const TWINS_NOT_WRITTEN_YET = [
   '08-batch-and-lr.ts',
   '09-clip-sharded.ts',
   '09-reshard-checkpoint.ts',
+  // Issue 14's time playgrounds: their numbers are virtual time on a simulated cluster; a twin would
+  // time real GPUs with torch.cuda events and print different numbers, so it is still to be written.
+  '03-straggler.ts',
+  '04-ddp-overlap.ts',
+  '04-ddp-vs-zero3.ts',
+  '04-scaling-nodes.ts',
 ];
 
 describe('PyTorch twins: one per playground, byte-compiled, names from the current API', () => {

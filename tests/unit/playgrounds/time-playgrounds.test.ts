@@ -1,0 +1,65 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { CLUSTER_PRESETS } from '../../../playground/simulation/presets.ts';
+import {
+  checkEmbedCluster,
+  clusterChoices,
+  GPU_CHOICES,
+  NODE_CHOICES,
+} from '../../../src/lib/playground/cluster-choices.ts';
+import { rawEmbeds, readProgram } from '../../playground-manifest.ts';
+
+const chapter = (f: string) => readFileSync(`content/chapters/${f}`, 'utf8');
+const embed = (file: string, src: string) => rawEmbeds(file).find((e) => e.src === src)!;
+
+describe('the cluster selector offers the one preset list', () => {
+  it('one option per preset, in order, with its GPU count per node', () => {
+    expect(clusterChoices().map((c) => [c.id, c.gpusPerNode])).toEqual(
+      CLUSTER_PRESETS.map((p) => [p.id, p.gpusPerNode.value]),
+    );
+    expect(clusterChoices().find((c) => c.id === 'h100-ndr')!.label).toContain('NVLS');
+    expect(clusterChoices().find((c) => c.id === 'h100-ndr-no-nvls')!.label).not.toContain('NVLS');
+    expect(NODE_CHOICES.at(-1)).toBe(16);
+    expect(GPU_CHOICES.at(-1)).toBe(8);
+  });
+
+  it('an embed cannot preselect a shape the selector lacks', () => {
+    expect(() => checkEmbedCluster('h100-ndr', 2, 8)).not.toThrow();
+    expect(() => checkEmbedCluster('h100-ndr', 3, 8)).toThrow(/1 to 16/);
+    expect(() => checkEmbedCluster('h100-ndr', 1, 9)).toThrow(/1 to 8 GPUs/);
+    expect(() => checkEmbedCluster('tpu-v5', 1, 1)).toThrow(/not a preset/);
+  });
+});
+
+describe('what the time playgrounds charge is what their prose says', () => {
+  it('chapter 4 exercise 3 charges the scaling paragraph’s model and tokens per GPU', () => {
+    const mdx = chapter('04-inside-ddp.mdx');
+    const scaling = /export const scaling = \{ params: ([\d.e]+),/.exec(mdx)![1]!;
+    const tokens = /export const tokens = \{ large: (\d+),/.exec(mdx)![1]!;
+    const program = readProgram('04-communication-overhead.ts');
+    expect(Number(/params: ([\d.e]+), tokensPerStep/.exec(program)![1])).toBe(Number(scaling));
+    expect(Number(/tokensPerGpu = (\d+)/.exec(program)![1])).toBe(Number(tokens));
+    expect(embed('04-inside-ddp.mdx', '04-communication-overhead.ts').cluster).toEqual({
+      preset: 'h100-ndr',
+      nodes: 2,
+      gpusPerNode: 2,
+    });
+  });
+
+  it('chapter 3’s straggler is rank 3 at half speed on four H100s of one node', () => {
+    expect(embed('03-data-parallel-from-scratch.mdx', '03-straggler.ts').cluster).toEqual({
+      preset: 'h100-ndr',
+      nodes: 1,
+      gpusPerNode: 4,
+      slowdown: { 3: 2 },
+    });
+  });
+
+  it('one node versus two starts on two 100 GbE nodes of two A100s', () => {
+    expect(embed('04-inside-ddp.mdx', '04-scaling-nodes.ts').cluster).toEqual({
+      preset: 'a100-100gbe',
+      nodes: 2,
+      gpusPerNode: 2,
+    });
+  });
+});

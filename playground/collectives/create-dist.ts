@@ -11,6 +11,7 @@ import {
 } from './argument-checks.ts';
 import type { Dist, ProcessGroupHandle, Work } from './dist-api.ts';
 import { loadReduceKernel } from './kernel/reduce-kernel.ts';
+import { PeerLiveness } from './peer-liveness.ts';
 import type { ProcessGroup } from './process-group.ts';
 import { RankCollectives } from './rank-collectives.ts';
 import { registerRankContext } from './rank-context.ts';
@@ -238,6 +239,8 @@ export async function joinWorld(
     await loadReduceKernel(world.memory),
   );
   const dist = new RankDist(comm, env.tf, env.backend);
+  // Peers tell a rank that computes (tfjs kernels keep running) from one that spins in an endless loop.
+  PeerLiveness.watchKernels(env.tf, comm.engine.board, rank);
   registerRankContext({ dist, now, trace: (e) => comm.engine.trace(e) });
   return { dist, comm };
 }

@@ -7,6 +7,8 @@ const outDir = process.env.RANKS_DIST ?? 'dist';
 export default defineConfig({
   testDir: 'tests/e2e',
   testMatch: '**/*.spec.ts',
+  // Tests tagged @bench measure rather than gate (e.g. memory over 100 runs): `npm run bench:page` runs them, `npm test` does not.
+  ...(process.env.RANKS_BENCH ? { grep: /@bench/ } : { grepInvert: /@bench/ }),
   timeout: 90_000,
   expect: { timeout: 15_000 },
   // Two cores: one worker keeps rank workers of one test from starving another's.

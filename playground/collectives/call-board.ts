@@ -3,6 +3,7 @@ import {
   C_DESC,
   C_GROUP,
   C_HEARTBEAT,
+  C_KERNELS,
   C_RECV_FROM,
   C_SEQ,
   C_STATE,
@@ -92,6 +93,15 @@ export class CallBoard {
   /** Bumps `rank`'s heartbeat (only `rank` calls this, from its event loop). */
   beat(rank: number): void {
     Atomics.add(this.#words, callIndex(this.#layout, rank) + C_HEARTBEAT, 1);
+  }
+
+  /** Counts a tfjs kernel starting or ending on `rank` (only `rank` calls this). */
+  kernelEdge(rank: number): void {
+    Atomics.add(this.#words, callIndex(this.#layout, rank) + C_KERNELS, 1);
+  }
+
+  kernelEdges(rank: number): number {
+    return Atomics.load(this.#words, callIndex(this.#layout, rank) + C_KERNELS);
   }
 
   heartbeat(rank: number): number {

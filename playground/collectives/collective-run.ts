@@ -3,6 +3,7 @@ import type { CollectiveEngine } from './collective-engine.ts';
 import { blockingCall, DeadlockSuspicion } from './deadlock-detection.ts';
 import {
   busyPeerNotice,
+  spinningPeerMessage,
   callPlace,
   collectiveTimeoutMessage,
   deadlockMessage,
@@ -133,14 +134,11 @@ export class CollectiveRun {
       ) {
         e.fail(deadlockMessage(e.rank, this.place, peer, e.describeRank(peer)));
       }
-      const verdict = watchdog.observe(
-        stalledMs,
-        e.world.watchdogMs,
-        () => e.liveness.busy(peer),
-        now,
-      );
+      const verdict = watchdog.observe(stalledMs, e.world.watchdogMs, e.liveness.of(peer), now);
       if (verdict === 'busy-first')
         e.notice(busyPeerNotice(e.rank, (stalledMs / 1000).toFixed(1), this.place, peer));
+      if (verdict === 'spin')
+        e.fail(spinningPeerMessage(e.rank, this.place, peer, e.world.watchdogMs / 1000));
       if (verdict === 'fire') this.#watchdog(group, target, peer);
     };
     return e.sync.wait(this.mode, e.progressIndex(group.slot, peer), target, check);

@@ -17,6 +17,7 @@ import {
 } from './argument-checks.ts';
 import type { Dist, ProcessGroupHandle, Simulation, Work } from './dist-api.ts';
 import { loadReduceKernel } from './kernel/reduce-kernel.ts';
+import { PeerLiveness } from './peer-liveness.ts';
 import { pendingEndOf, type ProcessGroup } from './process-group.ts';
 import { RankSimulation, type SimulationSinks } from './rank-simulation.ts';
 import { RankCollectives } from './rank-collectives.ts';
@@ -319,6 +320,8 @@ export async function joinWorld(
     );
   comm.engine.sim = sim;
   const dist = new RankDist(comm, env.tf, env.backend, outputs, sim);
+  // Peers tell a rank that computes (tfjs kernels keep running) from one that spins in an endless loop.
+  PeerLiveness.watchKernels(env.tf, comm.engine.board, rank);
   registerRankContext({ dist, now, trace: (e) => comm.engine.trace(e), sim });
   return { dist, comm, outputs, sim };
 }

@@ -53,7 +53,17 @@ export function collectiveTimeoutMessage(
 
 /** Said once per wait, as a warning: the run goes on, bounded by its time limit. */
 export function busyPeerNotice(me: number, seconds: string, where: string, peer: number): string {
-  return `rank ${me} has waited ${seconds} s in ${where} for rank ${peer}, which is busy computing outside any collective (its thread has not yielded for a while). Still waiting: a long computation is fine; an endless loop ends at the run's time limit.`;
+  return `rank ${me} has waited ${seconds} s in ${where} for rank ${peer}, which is busy computing outside any collective (its thread has not yielded for a while, running tfjs ops). Still waiting: a long computation is fine, however long, within the run's time limit.`;
+}
+
+/** A peer whose thread has run a whole watchdog period with no tfjs op and no collective: an endless loop, not a computation. */
+export function spinningPeerMessage(
+  me: number,
+  where: string,
+  peer: number,
+  seconds: number,
+): string {
+  return `Rank ${peer} looks stuck in an endless loop: its thread has run ${seconds.toFixed(1)} s without yielding, calling a tfjs op or a collective, while rank ${me} waits for it in ${where}. A computation runs tfjs ops as it goes; a loop that only spins (while (true) {}, or waiting on a condition that never changes) never reaches its next collective.`;
 }
 
 export function recvCycleMessage(chain: number[]): string {

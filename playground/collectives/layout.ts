@@ -39,6 +39,8 @@ export const C_DESC = 3; // DESC_WORDS words
 export const C_HEARTBEAT = C_DESC + DESC_WORDS;
 /** 1 + the rank this rank is blocked in recv from, 0 when none: peers follow these to name a cycle of receives. */
 export const C_RECV_FROM = C_HEARTBEAT + 1;
+/** Edges of this rank's tfjs kernels (+1 as one starts, +1 as it ends; odd while one runs): a busy thread whose count stands still is not computing. */
+export const C_KERNELS = C_RECV_FROM + 1;
 
 /** Words of a point-to-point mailbox (src → dst): chunks written, chunks taken, their waiter counts, message header. */
 export const M_SENT = 0;

@@ -8,16 +8,23 @@ export const HEARTBEAT_STALE_MS = 500;
 /** Waits shorter than this never look at heartbeats. */
 const SAMPLE_AFTER_MS = 100;
 
+type KernelEngine = { runKernelFunc(params: unknown): unknown };
+/** The board each tfjs engine reports its kernels to (a thread that joins a second world reports to the new one). */
+const kernelSinks = new WeakMap<object, { board: CallBoard; rank: number }>();
+
 /**
  * Tells a peer that is busy computing from one that is stuck or gone. A peer outside any collective whose
- * heartbeat stopped is running synchronous work (a long tfjs computation, or an endless loop): it is alive,
- * so waiting for it is bounded by the run's time limit, not by the collective watchdog. A peer whose
- * heartbeat still moves is idle or waiting on something else, and one inside a collective should progress.
+ * heartbeat stopped is running synchronous work: while its tfjs kernels keep starting (or one is running)
+ * it is computing and alive, so waiting for it is bounded by the run's time limit, not by the collective
+ * watchdog; a thread that runs a whole watchdog period with no kernel and no collective is spinning
+ * (an endless loop), and its waiting peers end the run. A peer whose heartbeat still moves is idle or
+ * waiting on something else, and one inside a collective should progress.
  */
 export class PeerLiveness {
   readonly #board: CallBoard;
   readonly #now: () => number;
   readonly #seen = new Map<number, { value: number; at: number }>();
+  readonly #kernels = new Map<number, { value: number; at: number }>();
 
   constructor(board: CallBoard, now: () => number) {
     this.#board = board;
@@ -29,6 +36,48 @@ export class PeerLiveness {
     const timer = setInterval(() => board.beat(rank), HEARTBEAT_MS);
     (timer as { unref?: () => void }).unref?.(); // never the reason a Node worker stays alive
     return () => clearInterval(timer);
+  }
+
+  /** Counts every tfjs kernel of this thread's engine on `rank`'s board (one wrapper per engine). */
+  static watchKernels(tf: { engine(): unknown }, board: CallBoard, rank: number): void {
+    const engine = tf.engine() as KernelEngine;
+    const hooked = kernelSinks.has(engine);
+    kernelSinks.set(engine, { board, rank });
+    if (hooked) return;
+    const run = engine.runKernelFunc.bind(engine);
+    engine.runKernelFunc = (params: unknown) => {
+      const sink = kernelSinks.get(engine)!;
+      sink.board.kernelEdge(sink.rank);
+      try {
+        return run(params);
+      } finally {
+        sink.board.kernelEdge(sink.rank);
+      }
+    };
+  }
+
+  /**
+   * How long `peer` has been spinning as far as this rank has seen: busy outside any collective, with no tfjs
+   * kernel starting or running. 0 while it is not (a kernel edge, or an odd count, restarts the clock).
+   */
+  spinningMs(peer: number): number {
+    const t = this.#now();
+    if (!this.busy(peer)) {
+      this.#kernels.delete(peer);
+      return 0;
+    }
+    const value = this.#board.kernelEdges(peer);
+    const seen = this.#kernels.get(peer);
+    if (!seen || seen.value !== value || value % 2 === 1) {
+      this.#kernels.set(peer, { value, at: t });
+      return 0;
+    }
+    return t - seen.at;
+  }
+
+  /** What a wait on `peer` asks of it. */
+  of(peer: number): { busy(): boolean; spinningMs(): number } {
+    return { busy: () => this.busy(peer), spinningMs: () => this.spinningMs(peer) };
   }
 
   /** True while `peer` is outside every collective with its thread busy (heartbeat stale). */
@@ -52,17 +101,21 @@ export class WatchdogClock {
 
   /**
    * `stalledMs`: time since progress. Returns 'fire' when the wait has been silent for `limitMs` with the peer
-   * not busy, 'busy' when the peer is busy (the first such call per wait returns 'busy-first', to warn once).
+   * not busy, 'spin' when the peer has been busy for `limitMs` without computing (no tfjs kernel), and
+   * 'busy' when the peer is busy computing (the first such call per wait returns 'busy-first', to warn once).
    */
   observe(
     stalledMs: number,
     limitMs: number,
-    peerBusy: () => boolean,
+    peer: { busy(): boolean; spinningMs(): number },
     now: number,
-  ): 'ok' | 'busy' | 'busy-first' | 'fire' {
+  ): 'ok' | 'busy' | 'busy-first' | 'fire' | 'spin' {
     if (stalledMs < SAMPLE_AFTER_MS) return 'ok'; // the fast path of a collective pays nothing for this
-    const busy = peerBusy(); // sampled on every later check, so the heartbeat's history is there when it matters
+    // Sampled on every later check, so the heartbeat's and the kernels' history is there when it matters.
+    const spinning = peer.spinningMs();
+    const busy = spinning > 0 || peer.busy();
     if (busy) this.#lastBusy = now;
+    if (spinning >= limitMs) return 'spin';
     if (stalledMs < limitMs) return 'ok';
     if (busy) {
       if (this.#warned) return 'busy';

@@ -3,6 +3,7 @@ import type { CollectiveEngine } from './collective-engine.ts';
 import { DeadlockSuspicion, RECV_CYCLE_CONFIRM_MS, recvCycle } from './deadlock-detection.ts';
 import {
   busyPeerNotice,
+  spinningPeerMessage,
   pointToPointTimeoutMessage,
   recvCycleMessage,
   sendRecvMismatchMessage,
@@ -87,11 +88,13 @@ export class PointToPoint {
       const verdict = watchdog.observe(
         stalledMs,
         e.world.watchdogMs,
-        () => e.liveness.busy(peer),
+        e.liveness.of(peer),
         e.env.now(),
       );
       if (verdict === 'busy-first')
         e.notice(busyPeerNotice(e.rank, (stalledMs / 1000).toFixed(1), what, peer));
+      if (verdict === 'spin')
+        e.fail(spinningPeerMessage(e.rank, what, peer, e.world.watchdogMs / 1000));
       if (verdict === 'fire')
         e.fail(pointToPointTimeoutMessage((e.world.watchdogMs / 1000).toFixed(1), describe()));
     };

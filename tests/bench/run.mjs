@@ -2,12 +2,13 @@
 // `npm run bench`: all-reduce of float32 payloads (4 KB..64 MB) at 2, 4, 8 ranks — ring, two-shot, auto,
 // a postMessage-through-the-main-thread baseline and the memcpy limit, raw and through dist.allReduce on
 // tensors — in Node worker_threads and in headless Chromium Web Workers; writes tests/bench/RESULTS.md.
+// Then the page measurements tagged @bench in tests/e2e (`npm run bench:page`: memory over 100 runs), unless --no-page.
 // Flags: --quick (fewer sizes, short loops), --node-only, --browser-only, --no-write, --no-ddp; to rerun a few
 // cases: --worlds=4 --sizes=4K,16M --methods=auto,ring (with --no-write: RESULTS.md keeps the full run);
 // --budget=32M: bytes of work per measurement (default 128M). `tensor-fresh` (not in the default list) is
 // dist.allReduce's old path, a new array per result, to compare with `tensor-auto` in one run.
 import { Worker } from 'node:worker_threads';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir, cpus, totalmem, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -153,4 +154,9 @@ console.log(`\n${markdown}`);
 if (!args.has('--no-write')) {
   writeFileSync(new URL('./RESULTS.md', import.meta.url), markdown);
   console.log('wrote tests/bench/RESULTS.md');
+}
+
+if (!args.has('--no-page') && !args.has('--node-only')) {
+  const page = spawnSync('npm', ['run', 'bench:page'], { stdio: 'inherit' });
+  if (page.status !== 0) process.exitCode = page.status ?? 1;
 }

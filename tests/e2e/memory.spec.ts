@@ -14,7 +14,8 @@ test.use({
   ]),
 });
 // ≈ 2–4 min on 2 loaded cores: 100 one-rank runs. The measure covers the page and its workers.
-test('memory after 100 runs is within 10 % of memory after 10', async ({ page }) => {
+// @bench: it measures rather than gates, so `npm run bench` runs it (playwright.config.ts), not `npm test`.
+test('memory after 100 runs is within 10 % of memory after 10 @bench', async ({ page }) => {
   test.setTimeout(600_000);
   await page.goto(firstChapterPath);
   const measurable = await page.evaluate(() =>

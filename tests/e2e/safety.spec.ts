@@ -37,6 +37,82 @@ const stopAndTime = (root: Locator) =>
       }),
   );
 
+// ≈ 40 s, of which 30 s is the gap itself (2 ranks keep it cheap); the slowest test here, and the only one that needs it.
+test('a correct program with a 30 s compute gap between collectives finishes (items 1, 3): the peer waits and says why, the page stays responsive', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await page.goto(firstChapterPath);
+  const root = pg(page);
+  await openEditor(root);
+  await root.locator('[data-world-select]').selectOption('2');
+  // Real work, no faked clock: rank 1 multiplies matrices for 30 s without yielding its thread.
+  await setCode(
+    page,
+    root,
+    `import * as tf from '@tensorflow/tfjs';
+import { dist } from 'ranks';
+console.log('first', Array.from(await (await dist.allReduce(tf.ones([4]))).data()).join(','));
+if (dist.rank === 1) {
+  const m = tf.randomNormal([64, 64]);
+  const t0 = performance.now();
+  let steps = 0;
+  while (performance.now() - t0 < 30_000) { tf.tidy(() => tf.matMul(m, m).dataSync()); steps++; }
+  console.log('computed for', ((performance.now() - t0) / 1000).toFixed(1), 's,', steps > 0 ? 'with matMuls' : 'without work');
+}
+console.log('second', Array.from(await (await dist.allReduce(tf.fill([4], dist.rank + 1))).data()).join(','));
+`,
+  );
+  await root.getByRole('button', { name: 'Run' }).click();
+  for (let r = 0; r < 2; r++)
+    await expect(root.locator(`[data-rank="${r}"] pre`)).toContainText('first 2,2,2,2', {
+      timeout: 30_000,
+    });
+  // From here on the page only waits for rank 1: its main thread must never busy-wait on the ranks' memory.
+  await watchLongTasks(page);
+  await expect(root.locator('[data-rank="0"] pre')).toContainText('busy computing', {
+    timeout: 20_000,
+  });
+  await expect(root.locator('[data-status]')).toContainText('Running');
+  await expect(root.locator('[data-status]')).toContainText('Finished', { timeout: 75_000 });
+  const seconds = Number(
+    (await root.locator('[data-status]').textContent())!.match(/Finished in ([\d.]+) s/)![1],
+  );
+  expect(seconds).toBeGreaterThanOrEqual(30);
+  await expect(root.locator('[data-rank="1"] pre')).toContainText(
+    /computed for 3\d\.\d s, with matMuls/,
+  );
+  for (let r = 0; r < 2; r++)
+    await expect(root.locator(`[data-rank="${r}"] pre`)).toContainText('second 3,3,3,3');
+  await expect(root.locator('.pg-notice.error')).toHaveCount(0);
+  expect(await longestTask(page)).toBeLessThan(200);
+});
+
+// ≈ 15 s: the default 5 s watchdog, then the 2 s grace for the spinning rank.
+test('a rank spinning in an endless loop (item 13) ends the run at the watchdog, not the time limit, and is named', async ({
+  page,
+}) => {
+  await page.goto(firstChapterPath);
+  const root = pg(page);
+  await openEditor(root);
+  await root.locator('[data-world-select]').selectOption('2');
+  await setCode(
+    page,
+    root,
+    "import * as tf from '@tensorflow/tfjs';\nimport { dist } from 'ranks';\nif (dist.rank === 1) while (true) {}\nawait dist.allReduce(tf.ones([2]));\n",
+  );
+  await root.getByRole('button', { name: 'Run' }).click();
+  await expect(root.locator('[data-status]')).toContainText('Failed after', { timeout: 30_000 });
+  const seconds = Number(
+    (await root.locator('[data-status]').textContent())!.match(/Failed after ([\d.]+) s/)![1],
+  );
+  // The watchdog (5 s) plus the failure grace (2 s) and worker start-up; the run's own limit is 60 s.
+  expect(seconds).toBeLessThan(20);
+  await expect(root.locator('[data-rank="0"] pre')).toContainText(
+    'Rank 1 looks stuck in an endless loop',
+  );
+});
+
 test.describe('output floods (item 2)', () => {
   // ≈ 20 s: the flood runs about 6 s, then Stop.
   test('10^6 lines on 4 ranks: no long task over 200 ms, panes keep their tail, Stop ends the run within 0.5 s', async ({

@@ -22,6 +22,19 @@ const REDRAW_MS = 250;
 const fmtCount = (n: number) => n.toLocaleString('en');
 const byTime = (a: Line, b: Line) => a.time - b.time || a.rank - b.rank;
 
+/** Each rank's last `keep` lines of `batch` (arrival order is time order within a rank), and how many it sent. */
+function tailsByRank(batch: Line[], keep: number): Map<number, { lines: Line[]; total: number }> {
+  const tails = new Map<number, { lines: Line[]; total: number }>();
+  for (let i = batch.length - 1; i >= 0; i--) {
+    const l = batch[i]!;
+    let t = tails.get(l.rank);
+    if (!t) tails.set(l.rank, (t = { lines: [], total: 0 }));
+    if (t.total++ < keep) t.lines.push(l);
+  }
+  for (const t of tails.values()) t.lines.reverse();
+  return tails;
+}
+
 interface Pane {
   pane: HTMLElement;
   body: HTMLElement;
@@ -195,22 +208,21 @@ export class OutputView {
     this.flush();
   }
 
-  /** Draws every line that arrived since the last frame; only the tail that will stay on screen is built. */
+  /**
+   * Draws every line that arrived since the last frame. Work per frame is bounded by what can stay on screen
+   * (each rank's last MAX_COMBINED_LINES), never by the backlog: on a loaded machine a flood can leave
+   * tens of thousands of lines waiting, and walking them all inside one frame is a long task.
+   */
   private flush(): void {
     this.frame = 0;
     this.lastFlush = performance.now();
     const batch = this.pending;
     this.pending = [];
-    const byRank = new Map<number, Line[]>();
-    for (const l of batch) {
-      let list = byRank.get(l.rank);
-      if (!list) byRank.set(l.rank, (list = []));
-      list.push(l);
-    }
-    for (const [rank, lines] of byRank) {
+    const tails = tailsByRank(batch, Math.max(MAX_PANE_LINES, MAX_COMBINED_LINES));
+    for (const [rank, { lines, total }] of tails) {
       const p = this.pane(rank);
       const shown = lines.slice(-MAX_PANE_LINES);
-      p.offscreen += lines.length - shown.length;
+      p.offscreen += total - shown.length;
       const fragment = document.createDocumentFragment();
       for (const l of shown) fragment.append(this.lineNode(l));
       p.body.append(fragment);
@@ -223,13 +235,14 @@ export class OutputView {
         p.note.textContent = `${fmtCount(p.offscreen)} earlier line${p.offscreen === 1 ? '' : 's'} not shown here: use Download log for the full output.`;
       }
     }
-    this.mergeCombined(batch);
+    this.combinedTotal += batch.length;
+    // A line older than its own rank's last MAX_COMBINED_LINES of this batch can never be among the last MAX_COMBINED_LINES overall.
+    this.mergeCombined([...tails.values()].flatMap((t) => t.lines));
   }
 
-  /** Merges a frame's lines into the combined view, touching only the DOM after the earliest new line. */
+  /** Merges a frame's lines (at most MAX_COMBINED_LINES per rank) into the combined view, touching only the DOM after the earliest new line. */
   private mergeCombined(batch: Line[]): void {
     if (!batch.length) return;
-    this.combinedTotal += batch.length;
     const fresh = batch.slice().sort(byTime);
     const old = this.combinedLines;
     // First position where a new line goes: everything before it stays as it is on screen.

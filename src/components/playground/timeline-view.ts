@@ -1,4 +1,5 @@
 import type { TraceEvent } from '../../../playground/cluster/protocol.ts';
+import { TRACE_KIND_COLORS } from './trace-kind-colors.ts';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const LANE = 22;
@@ -65,7 +66,7 @@ export function renderTimeline(
       label,
     );
   }
-  const kinds = new Set<string>();
+  const kinds = new Set<TraceEvent['kind']>();
   // Focusable bars help keyboard readers on small traces; a training run's hundreds would be a tab trap.
   const focusable = trace.length <= 100;
   for (const e of trace) {
@@ -85,6 +86,7 @@ export function renderTimeline(
       class: `pg-bar kind-${e.kind}`,
       ...(focusable ? { tabindex: 0 } : {}),
     });
+    bar.style.setProperty('--kind', TRACE_KIND_COLORS[e.kind]);
     bar.setAttribute('aria-label', desc);
     const title = el('title', {});
     title.textContent = desc;
@@ -104,6 +106,7 @@ export function renderTimeline(
   for (const k of kinds) {
     const item = document.createElement('span');
     item.className = `kind-${k}`;
+    item.style.setProperty('--kind', TRACE_KIND_COLORS[k]);
     item.textContent = k;
     legend.append(item);
   }

@@ -131,8 +131,8 @@ describe('a rank that fails or never arrives', () => {
 });
 
 describe('a peer busy computing is alive, not stuck (issue 19, item 3)', () => {
-  it('a rank computing 3× the watchdog between collectives does not fail its peers', async () => {
-    w = await startWorld(3, { watchdogMs: 800 });
+  it('a rank computing (tfjs ops) 3× the watchdog between collectives does not fail its peers', async () => {
+    w = await startWorld(3, { watchdogMs: 800, withTensors: true });
     const calls: RawCall[] = [
       { kind: 'allReduce', input: new Float32Array([1, 2]) },
       { kind: 'barrier' },
@@ -148,7 +148,7 @@ describe('a peer busy computing is alive, not stuck (issue 19, item 3)', () => {
   });
 
   it('a recv from a sender that computes 3× the watchdog first completes', async () => {
-    w = await startWorld(2, { watchdogMs: 800 });
+    w = await startWorld(2, { watchdogMs: 800, withTensors: true });
     const out = await w.values<Timed>('busyThenCalls', { busy: 0, ms: 2400, calls: [], p2p: true });
     for (const o of out) expect(o, JSON.stringify(o)).toMatchObject({ ok: true });
   });
@@ -164,6 +164,37 @@ describe('a peer busy computing is alive, not stuck (issue 19, item 3)', () => {
 });
 
 describe('errors that name the cause (issue 19, item 13)', () => {
+  it('a rank spinning with no tfjs op and no collective ends its waiting peers at the watchdog, named as a loop', async () => {
+    w = await startWorld(3, { watchdogMs: 800, withTensors: true });
+    const out = await w.values<Timed>('busyThenCalls', {
+      busy: 1,
+      ms: 4000,
+      spin: true,
+      calls: [{ kind: 'allReduce', input: new Float32Array([1, 2]) }],
+    });
+    for (const r of [0, 2]) {
+      expect(out[r]!.ok, JSON.stringify(out[r])).toBe(false);
+      expect(out[r]!.error).toMatch(
+        /Rank 1 looks stuck in an endless loop: its thread has run 0\.8 s without yielding, calling a tfjs op or a collective, while rank \d waits for it in allReduce/,
+      );
+      // Found within a few watchdog periods, long before the 4 s the loop runs (a run's limit is 60 s).
+      expect(out[r]!.ms).toBeLessThan(3000);
+    }
+  });
+
+  it('a recv from a spinning sender fails the same way', async () => {
+    w = await startWorld(2, { watchdogMs: 800, withTensors: true });
+    const out = await w.values<Timed>('busyThenCalls', {
+      busy: 0,
+      ms: 4000,
+      spin: true,
+      calls: [],
+      p2p: true,
+    });
+    expect(out[1]!.error).toMatch(/Rank 0 looks stuck in an endless loop/);
+    expect(out[1]!.ms).toBeLessThan(3000);
+  });
+
   it('a cycle of receives is named as a cycle, well before the watchdog', async () => {
     w = await startWorld(4);
     const out = await w.values<Timed>('recvCycle');

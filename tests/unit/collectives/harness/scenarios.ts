@@ -184,13 +184,20 @@ export const scenarios = {
   /** Rank `busy` computes synchronously for `ms` (its thread never yields) before its calls; the rest call at once. */
   async busyThenCalls(
     ctx: ScenarioContext,
-    a: { busy: number; ms: number; calls: RawCall[]; p2p?: boolean },
+    a: { busy: number; ms: number; calls: RawCall[]; p2p?: boolean; spin?: boolean },
   ) {
     const t0 = performance.now();
-    if (ctx.rank === a.busy)
+    if (ctx.rank === a.busy && a.spin)
       while (performance.now() - t0 < a.ms) {
-        /* a long synchronous computation */
+        /* a loop that computes nothing: no tfjs op, no collective */
       }
+    else if (ctx.rank === a.busy) {
+      // A long synchronous computation: tfjs ops, read back without yielding (needs a world made withTensors).
+      const tf = await import('@tensorflow/tfjs');
+      const m = tf.randomNormal([32, 32]);
+      while (performance.now() - t0 < a.ms) tf.tidy(() => tf.matMul(m, m).dataSync());
+      m.dispose();
+    }
     try {
       if (a.p2p) {
         const n = ctx.worldSize;

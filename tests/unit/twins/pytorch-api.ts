@@ -56,6 +56,11 @@ export const PYTORCH_API: { names: string[]; source: string }[] = [
       'torch/distributed/fsdp/__init__.py (from ._fully_shard import FSDPModule, fully_shard, …), torch/distributed/fsdp/_fully_shard/_fully_shard.py (FSDPModule.set_modules_to_forward_prefetch / _backward_prefetch), torch/distributed/tensor/_api.py (DTensor.full_tensor); record_function names "FSDP::all_gather", "FSDP::post_forward", "FSDP::post_backward_reduce" in _fsdp_param_group.py / _fsdp_state.py',
   },
   {
+    names: ['torch.nn.utils.clip_grad_norm_'],
+    source:
+      'torch/nn/utils/clip_grad.py @ 01a57d87bd4826d1f528b2dc47360a8087b34f5a (clip_coef = max_norm / (total_norm + 1e-6), clamped to 1; returns the total norm); FSDP1 FullyShardedDataParallel.clip_grad_norm_ in torch/distributed/fsdp/fully_sharded_data_parallel.py @ 005df1d67cc1ef418f8de75e9a9cbe860288a8ed all-reduces local_sharded_norm ** p',
+  },
+  {
     names: ['torch.profiler.profile'],
     source:
       'torch/profiler/profiler.py (profile; events() gives FunctionEvent with name and time_range in µs)',

@@ -24,8 +24,6 @@ const hasPython = spawnSync(PYTHON, ['--version'], { stdio: 'ignore' }).status =
 const TWINS_NOT_WRITTEN_YET = [
   '07-char-transformer-ddp.ts',
   '07-recompute-ledger.ts',
-  '08-batch-and-lr.ts',
-  '09-clip-sharded.ts',
   '09-reshard-checkpoint.ts',
 ];
 

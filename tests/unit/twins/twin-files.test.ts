@@ -16,26 +16,13 @@ const twins = readdirSync(TWINS)
   .sort();
 const hasPython = spawnSync(PYTHON, ['--version'], { stdio: 'ignore' }).status === 0;
 
-/**
- * Chapters 7–9 landed after the twins were written; their twins are open work (issue 18, "and those of
- * later chapters as they land"). Listed by name so the gap stays visible: writing one of these twins
- * fails this test until its name is removed here.
- */
-const TWINS_NOT_WRITTEN_YET = [
-  '07-char-transformer-ddp.ts',
-  '07-recompute-ledger.ts',
-  '09-reshard-checkpoint.ts',
-];
-
 describe('PyTorch twins: one per playground, byte-compiled, names from the current API', () => {
   it('every playground that communicates has a twin and a comparison case, and every twin a playground', () => {
     const communicating = readdirSync(PLAYGROUNDS).filter(
       (f) => f.endsWith('.ts') && /\bdist\./.test(readFileSync(join(PLAYGROUNDS, f), 'utf8')),
     );
-    for (const pending of TWINS_NOT_WRITTEN_YET) expect(communicating, pending).toContain(pending);
-    const twinned = communicating.filter((f) => !TWINS_NOT_WRITTEN_YET.includes(f));
-    expect(twins).toEqual(twinned.map((f) => f.replace(/\.ts$/, '.py')).sort());
-    expect(TWIN_CASES.map((c) => c.playground).sort()).toEqual(twinned.sort());
+    expect(twins).toEqual(communicating.map((f) => f.replace(/\.ts$/, '.py')).sort());
+    expect(TWIN_CASES.map((c) => c.playground).sort()).toEqual(communicating.sort());
   });
 
   it('every twin says which playground it mirrors and how to launch it', () => {
@@ -80,6 +67,17 @@ describe('PyTorch twins: one per playground, byte-compiled, names from the curre
         'DTensor.full_tensor',
       ]),
     );
+    expect(pytorchNamesIn(readFileSync(join(TWINS, '09-reshard-checkpoint.py'), 'utf8'))).toEqual(
+      expect.arrayContaining([
+        'torch.distributed.checkpoint.save',
+        'torch.distributed.checkpoint.load',
+        'DefaultLoadPlanner.create_local_plan',
+        'ReadItem.storage_offsets',
+        '_StorageInfo.relative_path',
+        'torch.distributed.tensor.distribute_tensor',
+        'DeviceMesh.get_local_rank',
+      ]),
+    );
     expect(
       pytorchNamesIn(readFileSync(join(TWINS, '03-sync-batchnorm-training.py'), 'utf8')),
     ).toEqual(
@@ -105,7 +103,11 @@ describe('PyTorch twins: one per playground, byte-compiled, names from the curre
     const staticOnly = TWIN_CASES.filter((c) => c.staticOnly)
       .map((c) => c.playground.replace(/\.ts$/, '.py'))
       .sort();
-    expect(staticOnly).toEqual(['03-sync-batchnorm-training.py', '06-fsdp-units.py']);
+    expect(staticOnly).toEqual([
+      '03-sync-batchnorm-training.py',
+      '06-fsdp-units.py',
+      '09-reshard-checkpoint.py',
+    ]);
     // src/lib/playground/twin-source.ts shows this line on the page as the twin's requirement.
     const requirement = /^(Needs CUDA GPUs:.*|On CPUs \(Gloo\) it needs.*)$/m;
     for (const t of staticOnly)

@@ -90,12 +90,13 @@ function runDriver(world: number): Promise<DriverRun> {
 }
 
 /** Lines each rank printed when the playground ran on `world` worker-thread ranks. */
-async function runPlayground(file: string, world: number): Promise<string[][]> {
+async function runPlayground(c: TwinCase, world: number): Promise<string[][]> {
+  const file = c.playground;
   const code = readFileSync(join(PLAYGROUNDS, file), 'utf8');
   const { result, events } = await runProgram({
     code,
     worldSize: world,
-    backend: 'cpu',
+    backend: c.backend ?? 'cpu',
     timeoutMs: 120_000,
   });
   const logs = (events as ClusterEvent[]).filter(
@@ -188,7 +189,7 @@ for v in json.loads(sys.argv[1]):
     for (const world of WORLDS) {
       for (const c of RUNNABLE) {
         it(`${c.playground} on ${world} ranks (tolerance abs ${c.abs}, rel ${c.rel}: ${c.why})`, async () => {
-          const ts = await runPlayground(c.playground, world);
+          const ts = await runPlayground(c, world);
           const py = await driver.get(world)!;
           expect(py.failure, `${py.failure}\n${py.stderr.slice(-2000)}`).toBeUndefined();
           const twin = c.playground.replace(/\.ts$/, '.py');

@@ -1,17 +1,20 @@
 """PyTorch twin of 07-recompute-ledger.ts: a tiny stack of transformer blocks trained one step two ways: keeping every
 activation for backward, and full recomputation with torch.utils.checkpoint (keep each block's input, replay its
-forward during backward; use_reentrant=False, the variant torch/utils/checkpoint.py recommends). Each rank measures
+forward during backward; use_reentrant=False, the variant torch/utils/checkpoint.py recommends, with its early stop
+turned off by set_checkpoint_early_stop(False) so that every block is replayed whole). Each rank measures
 the peak bytes the step added (torch.cuda.max_memory_allocated on GPUs; on CPUs the profiler's memory records, summed
 after each top-level operation as tf.profile snapshots after each kernel) and counts the matmul FLOPs it ran.
 The two frameworks allocate differently, so the peaks differ from the playground's; the FLOP counts are the same.
 
 Run: torchrun --nproc_per_node=4 07-recompute-ledger.py   (ranks_twin.py next to this file)
 """
+import contextlib
 import math
 
 import torch
 import torch.distributed as dist
 import torch.nn.functional as F
+import torch.utils.checkpoint
 from torch.profiler import profile
 from torch.utils.checkpoint import checkpoint
 
@@ -25,8 +28,9 @@ flops = 0  # matmul FLOPs actually executed, 2 per multiply-add
 
 def matmul(x, w):
     global flops
-    flops += 2 * x.numel() // x.shape[-1] * w.shape[0] * w.shape[1]
-    return x @ w
+    out = x @ w
+    flops += 2 * x.numel() // x.shape[-1] * w.shape[0] * w.shape[1]  # counted once it has run
+    return out
 
 
 def init(seed):
@@ -94,10 +98,15 @@ kept = 0
 
 def recompute_step():
     global kept
-    x = x0
-    for p in params:
-        kept += x.numel() * x.element_size()  # the block boundary checkpoint keeps
-        x = checkpoint(block, x, *p, use_reentrant=False)
+    # Full recomputation, as in the playground: PyTorch 2.x's non-reentrant checkpoint stops a replay once it has every
+    # tensor backward needs (early stop, on by default, read while forward runs), which can leave a block's end unreplayed.
+    # torch 1.13 has no early stop.
+    no_early_stop = getattr(torch.utils.checkpoint, "set_checkpoint_early_stop", None)
+    with no_early_stop(False) if no_early_stop else contextlib.nullcontext():
+        x = x0
+        for p in params:
+            kept += x.numel() * x.element_size()  # the block boundary checkpoint keeps
+            x = checkpoint(block, x, *p, use_reentrant=False)
     recompute_grads[:] = torch.autograd.grad(x.square().mean(), flat_params)
 
 

@@ -1,7 +1,8 @@
 """Runs many PyTorch twins (content/twins/*.py) in one torchrun job, for tests/unit/twins/twin-runs.test.ts.
 
-Usage: /usr/bin/python3 -m torch.distributed.run --standalone --nproc_per_node N --redirects 1 --tee 1 \
-           tests/reference/twin_driver.py content/twins/01-average-gradients.py ...
+Usage: /usr/bin/python3 -m torch.distributed.run --rdzv_backend c10d --rdzv_endpoint localhost:0 --nnodes 1 \
+           --nproc_per_node N --redirects 1 --tee 1 tests/reference/twin_driver.py content/twins/01-average-gradients.py ...
+(localhost:0 lets torchrun pick a free port; torch 1.13's --standalone always takes 29400, so parallel jobs collide.)
 
 Starting torch and a process group costs seconds per process on a loaded 2-core CI machine, so the driver joins
 once and runs each twin in turn (runpy, a fresh namespace each), between "[rank k] @@twin NAME" markers and

@@ -39,7 +39,15 @@ function runDriver(world: number): Promise<DriverRun> {
   const args = [
     '-m',
     'torch.distributed.run',
-    '--standalone',
+    // Not --standalone: torch 1.13 pins it to port 29400 (torch/distributed/run.py), so two jobs on one machine collide.
+    '--rdzv_backend',
+    'c10d',
+    '--rdzv_endpoint',
+    'localhost:0',
+    '--rdzv_id',
+    `ranks-twins-${process.pid}-${world}`,
+    '--nnodes',
+    '1',
     '--nproc_per_node',
     String(world),
     '--redirects',

@@ -17,6 +17,7 @@ themselves call the real functions, which a reader's PyTorch 2.3+ (or NCCL on GP
 import os
 import runpy
 import sys
+import time
 import traceback
 from datetime import timedelta
 
@@ -73,8 +74,11 @@ def main(paths):
         sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
         dist.barrier()
         print(f"[rank {rank}] @@twin {name}", flush=True)
+        started = time.perf_counter()
         try:
             runpy.run_path(path, run_name="__main__")
+            if rank == 0:  # what each twin costs, for keeping the CI budget honest
+                print(f"twin_driver: {name} took {time.perf_counter() - started:.1f} s on rank 0", file=sys.stderr, flush=True)
         except BaseException as e:  # SystemExit included: a twin that exits early has failed too
             detail = "".join(traceback.format_exception(e)).strip().replace("\n", " | ")
             print(f"[rank {rank}] @@failed {name}: {detail}", flush=True)

@@ -69,7 +69,8 @@ function runDriver(world: number): Promise<DriverRun> {
   child.stderr.on('data', (d: Buffer) => {
     err += d.toString();
   });
-  const timer = setTimeout(() => child.kill('SIGKILL'), 200_000);
+  // A hang guard for the whole batch (25 twins since chapters 7–9), not a speed check: the twins print their own timings.
+  const timer = setTimeout(() => child.kill('SIGKILL'), 250_000);
   return new Promise((resolve) => {
     child.on('close', (code) => {
       clearTimeout(timer);
@@ -89,8 +90,12 @@ function runDriver(world: number): Promise<DriverRun> {
         }
       }
       const ms = performance.now() - started;
+      const slowest = [...err.matchAll(/twin_driver: (\S+) took ([\d.]+) s/g)]
+        .sort((a, b) => Number(b[2]) - Number(a[2]))
+        .slice(0, 5)
+        .map((m) => `${m[1]} ${m[2]} s`);
       console.info(
-        `twins: one torchrun job, ${world} ranks, ${RUNNABLE.length} twins: ${(ms / 1000).toFixed(1)} s`,
+        `twins: one torchrun job, ${world} ranks, ${RUNNABLE.length} twins: ${(ms / 1000).toFixed(1)} s (slowest: ${slowest.join(', ')})`,
       );
       resolve({ lines, failure, stderr: err, ms });
     });

@@ -25,6 +25,14 @@ describe('PyTorch twins: one per playground, byte-compiled, names from the curre
     expect(TWIN_CASES.map((c) => c.playground).sort()).toEqual(communicating.sort());
   });
 
+  it('the LCG is defined once, in the helper: the reference MLP twin imports it', () => {
+    const helper = readFileSync(join(TWINS, 'ranks_twin.py'), 'utf8');
+    const mlp = readFileSync(join(ROOT, 'tests', 'reference', 'mlp_twin.py'), 'utf8');
+    expect(helper).toMatch(/^class Lcg\b/m);
+    expect(mlp).not.toMatch(/^class Lcg\b/m);
+    expect(mlp).toMatch(/^from ranks_twin import Lcg\b/m);
+  });
+
   it('every twin says which playground it mirrors and how to launch it', () => {
     for (const t of twins) {
       const code = readFileSync(join(TWINS, t), 'utf8');

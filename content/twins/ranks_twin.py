@@ -7,7 +7,8 @@ It holds only what a twin needs beyond torch.distributed itself:
   - js_str, fixed, exponential, console_line: numbers formatted as the playground's JavaScript prints them
   - random_normal, random_uniform: the values of tf.randomNormal / tf.randomUniform with the same seed, so a
     twin starts from the playground's data and weights without loading a file
-  - Lcg:            the 32-bit generator of playground/parallel/lcg.ts (the book's reference MLP)
+  - Lcg:            the 32-bit generator of playground/parallel/lcg.ts (the book's reference MLP; tests/reference/mlp_twin.py
+                    imports it from here)
 """
 import math
 import os

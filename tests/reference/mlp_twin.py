@@ -23,29 +23,16 @@ import torch.distributed as dist
 import torch.nn as nn
 import torch.nn.functional as F
 
+# The LCG lives once, in the twins' shared helper (playground/parallel/lcg.ts is its TypeScript side).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "content", "twins"))
+from ranks_twin import Lcg  # noqa: E402
+
 SIZES = (4, 8, 3)
 ROWS = 16
 STEPS = 5
 PARAM_SEED = 1
 DATA_SEED = 2
 OPTIMIZERS = {"sgd": 0.1, "adam": 0.01}
-
-
-class Lcg:
-    """Numerical Recipes LCG; value() = (state >> 8) / 2**24 * 2 - 1 is exact in float32."""
-
-    def __init__(self, seed):
-        self.state = seed & 0xFFFFFFFF
-
-    def value(self):
-        self.state = (self.state * 1664525 + 1013904223) & 0xFFFFFFFF
-        return (self.state >> 8) / 16777216.0 * 2.0 - 1.0
-
-    def tensor(self, shape, scale):
-        n = 1
-        for s in shape:
-            n *= s
-        return torch.tensor([self.value() * scale for _ in range(n)], dtype=torch.float32).reshape(shape)
 
 
 def build_model(batch_norm=False):
@@ -57,14 +44,14 @@ def build_model(batch_norm=False):
         for layer in model:  # Linear parameters in registration order; BatchNorm keeps its defaults (1, 0)
             if isinstance(layer, nn.Linear):
                 for p in layer.parameters():
-                    p.copy_(rng.tensor(tuple(p.shape), 0.5))
+                    p.copy_(rng.fill(p.numel(), 0.5).reshape(p.shape))
     return model
 
 
 def build_data():
     rng = Lcg(DATA_SEED)
-    x = rng.tensor((ROWS, SIZES[0]), 1.0)
-    y = rng.tensor((ROWS, SIZES[2]), 1.0)
+    x = rng.fill(ROWS * SIZES[0]).reshape(ROWS, SIZES[0])
+    y = rng.fill(ROWS * SIZES[2]).reshape(ROWS, SIZES[2])
     return x, y
 
 

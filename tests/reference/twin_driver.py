@@ -1,7 +1,8 @@
 """Runs many PyTorch twins (content/twins/*.py) in one torchrun job, for tests/unit/twins/twin-runs.test.ts.
 
-Usage: /usr/bin/python3 -m torch.distributed.run --standalone --nproc_per_node N --redirects 1 --tee 1 \
-           tests/reference/twin_driver.py content/twins/01-average-gradients.py ...
+Usage: /usr/bin/python3 -m torch.distributed.run --rdzv_backend c10d --rdzv_endpoint localhost:0 --nnodes 1 \
+           --nproc_per_node N --redirects 1 --tee 1 tests/reference/twin_driver.py content/twins/01-average-gradients.py ...
+(localhost:0 lets torchrun pick a free port; torch 1.13's --standalone always takes 29400, so parallel jobs collide.)
 
 Starting torch and a process group costs seconds per process on a loaded 2-core CI machine, so the driver joins
 once and runs each twin in turn (runpy, a fresh namespace each), between "[rank k] @@twin NAME" markers and
@@ -16,6 +17,7 @@ themselves call the real functions, which a reader's PyTorch 2.3+ (or NCCL on GP
 import os
 import runpy
 import sys
+import time
 import traceback
 from datetime import timedelta
 
@@ -72,8 +74,11 @@ def main(paths):
         sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
         dist.barrier()
         print(f"[rank {rank}] @@twin {name}", flush=True)
+        started = time.perf_counter()
         try:
             runpy.run_path(path, run_name="__main__")
+            if rank == 0:  # what each twin costs, for keeping the CI budget honest
+                print(f"twin_driver: {name} took {time.perf_counter() - started:.1f} s on rank 0", file=sys.stderr, flush=True)
         except BaseException as e:  # SystemExit included: a twin that exits early has failed too
             detail = "".join(traceback.format_exception(e)).strip().replace("\n", " | ")
             print(f"[rank {rank}] @@failed {name}: {detail}", flush=True)

@@ -24,6 +24,7 @@ export const PYTORCH_API: { names: string[]; source: string }[] = [
       'dist.recv',
       'dist.ReduceOp.SUM',
       'dist.ReduceOp.MAX',
+      'dist.ReduceOp.MIN',
     ],
     source:
       'torch/distributed/distributed_c10d.py (public functions; ReduceOp from torch._C._distributed_c10d)',
@@ -41,9 +42,12 @@ export const PYTORCH_API: { names: string[]; source: string }[] = [
       'nn.Linear',
       'nn.Sequential',
       'nn.Tanh',
+      'nn.Module',
+      'nn.Parameter',
+      'nn.ParameterList',
     ],
     source:
-      'torch/nn/modules/batchnorm.py @ 5c6695eeeec82353acf609f111efccf5281171c4 (SyncBatchNorm.forward accepts only cuda or PrivateUse1 inputs), torch/nn/modules/linear.py, container.py, activation.py',
+      'torch/nn/modules/batchnorm.py @ 5c6695eeeec82353acf609f111efccf5281171c4 (SyncBatchNorm.forward accepts only cuda or PrivateUse1 inputs), torch/nn/modules/linear.py, container.py (Sequential, ParameterList), activation.py, module.py; torch/nn/parameter.py',
   },
   {
     names: [
@@ -54,6 +58,49 @@ export const PYTORCH_API: { names: string[]; source: string }[] = [
     ],
     source:
       'torch/distributed/fsdp/__init__.py (from ._fully_shard import FSDPModule, fully_shard, …), torch/distributed/fsdp/_fully_shard/_fully_shard.py (FSDPModule.set_modules_to_forward_prefetch / _backward_prefetch), torch/distributed/tensor/_api.py (DTensor.full_tensor); record_function names "FSDP::all_gather", "FSDP::post_forward", "FSDP::post_backward_reduce" in _fsdp_param_group.py / _fsdp_state.py',
+  },
+  {
+    names: ['torch.nn.utils.clip_grad_norm_'],
+    source:
+      'torch/nn/utils/clip_grad.py @ 01a57d87bd4826d1f528b2dc47360a8087b34f5a (clip_coef = max_norm / (total_norm + 1e-6), clamped to 1; returns the total norm); FSDP1 FullyShardedDataParallel.clip_grad_norm_ in torch/distributed/fsdp/fully_sharded_data_parallel.py @ 005df1d67cc1ef418f8de75e9a9cbe860288a8ed all-reduces local_sharded_norm ** p',
+  },
+  {
+    names: ['torch.utils.checkpoint.checkpoint'],
+    source:
+      'torch/utils/checkpoint.py (checkpoint(function, *args, use_reentrant=…); use_reentrant=False replays the forward when backward first unpacks a saved tensor, and torch 2.4+ warns unless use_reentrant is passed explicitly)',
+  },
+  {
+    names: [
+      'torch.distributed.checkpoint.save',
+      'torch.distributed.checkpoint.load',
+      'torch.distributed.checkpoint.DefaultLoadPlanner',
+      'torch.distributed.checkpoint.FileSystemReader',
+      'torch.distributed.checkpoint.metadata.MetadataIndex',
+      'DefaultLoadPlanner.create_local_plan',
+      'FileSystemReader.read_metadata',
+      'Metadata.state_dict_metadata',
+      'Metadata.storage_data',
+      'TensorStorageMetadata.chunks',
+      'ChunkStorageMetadata.offsets',
+      'ChunkStorageMetadata.sizes',
+      '_StorageInfo.relative_path',
+      'ReadItem.storage_index',
+      'ReadItem.storage_offsets',
+      'ReadItem.lengths',
+    ],
+    source:
+      'torch/distributed/checkpoint/__init__.py @ d2eec6ef2cdcd275a0e60457819d097578a246ff (save, load, DefaultLoadPlanner, FileSystemReader); state_dict_loader.py @ f13d1e638e40e2d81bae3fdf84b2ee7baf959344 (load(state_dict, *, checkpoint_id, storage_reader, planner, process_group); local_step calls planner.create_local_plan); planner.py @ 004000109f9a14e46efb73ff2a700bd52fc96f4a (ReadItem: dest_index, dest_offsets, storage_index, storage_offsets, lengths; LoadPlan.items); metadata.py (Metadata.state_dict_metadata / storage_data, TensorStorageMetadata.chunks, ChunkStorageMetadata offsets / sizes, MetadataIndex(fqn, offset) with index neither hashed nor compared); filesystem.py @ b639d82d83d41b747b1d856e49971674cf7e8fc5 (_StorageInfo.relative_path, files named _StoragePrefix f"__{i}_" + count + ".distcp")',
+  },
+  {
+    names: [
+      'torch.distributed.device_mesh.init_device_mesh',
+      'DeviceMesh.get_local_rank',
+      'torch.distributed.tensor.Shard',
+      'torch.distributed.tensor.distribute_tensor',
+      'DTensor.to_local',
+    ],
+    source:
+      'torch/distributed/device_mesh.py (init_device_mesh(device_type, mesh_shape, *, mesh_dim_names); DeviceMesh.__getitem__ by dim name; get_local_rank(mesh_dim=None)); torch/distributed/tensor/__init__.py @ 1d310620b3f10eb206f34787740dfc0c495a9060 (public DTensor, distribute_tensor, Shard); torch/distributed/tensor/_api.py (DTensor.to_local, full_tensor)',
   },
   {
     names: ['torch.profiler.profile'],
@@ -70,14 +117,31 @@ export const PYTORCH_API: { names: string[]; source: string }[] = [
   },
 ];
 
-/** Methods of FSDP2's module and tensor types a twin may call, by the class that defines them. */
+/** Methods of FSDP2's, DTensor's and DCP's types a twin may call, by the class that defines them. */
 const TRACKED_METHODS: Record<string, string> = {
   set_modules_to_forward_prefetch: 'FSDPModule',
   set_modules_to_backward_prefetch: 'FSDPModule',
   full_tensor: 'DTensor',
+  to_local: 'DTensor',
+  get_local_rank: 'DeviceMesh',
+  create_local_plan: 'DefaultLoadPlanner',
+  read_metadata: 'FileSystemReader',
 };
 
-/** Every `dist.x`, `dist.ReduceOp.X`, `nn.X(.y)` and tracked method a twin uses, and every `from torch… import name` it makes. */
+/** Fields of DCP's metadata and plan dataclasses a twin may read, by the class that defines them. */
+const TRACKED_FIELDS: Record<string, string> = {
+  state_dict_metadata: 'Metadata',
+  storage_data: 'Metadata',
+  chunks: 'TensorStorageMetadata',
+  offsets: 'ChunkStorageMetadata',
+  sizes: 'ChunkStorageMetadata',
+  relative_path: '_StorageInfo',
+  storage_index: 'ReadItem',
+  storage_offsets: 'ReadItem',
+  lengths: 'ReadItem',
+};
+
+/** Every `dist.x`, `dist.ReduceOp.X`, `nn.X(.y)`, `dcp.x`, tracked method and field a twin uses, and every `from torch… import name` it makes. */
 export function pytorchNamesIn(source: string): string[] {
   const found = new Set<string>();
   const code = codeOnly(source);
@@ -90,8 +154,12 @@ export function pytorchNamesIn(source: string): string[] {
   for (const m of code.matchAll(/^from (torch[\w.]*) import ([\w, ]+?)(?: as \w+)?$/gm)) {
     for (const name of m[2]!.split(',').map((s) => s.trim())) found.add(`${m[1]}.${name}`);
   }
+  for (const m of code.matchAll(/(?<![\w.])dcp\.(\w+)/g))
+    found.add(`torch.distributed.checkpoint.${m[1]}`);
   for (const m of code.matchAll(/\.(\w+)\(/g))
     if (Object.hasOwn(TRACKED_METHODS, m[1]!)) found.add(`${TRACKED_METHODS[m[1]!]}.${m[1]}`);
+  for (const m of code.matchAll(/\.(\w+)\b(?!\s*\()/g))
+    if (Object.hasOwn(TRACKED_FIELDS, m[1]!)) found.add(`${TRACKED_FIELDS[m[1]!]}.${m[1]}`);
   return [...found].sort();
 }
 

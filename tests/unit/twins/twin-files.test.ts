@@ -23,10 +23,6 @@ const hasPython = spawnSync(PYTHON, ['--version'], { stdio: 'ignore' }).status =
  */
 const TWINS_NOT_WRITTEN_YET = [
   '01-char-transformer.ts',
-  '07-recompute-ledger.ts',
-  '08-batch-and-lr.ts',
-  '09-clip-sharded.ts',
-  '09-reshard-checkpoint.ts',
   // Issue 14's time playgrounds: their numbers are virtual time on a simulated cluster; a twin would
   // time real GPUs with torch.cuda events and print different numbers, so it is still to be written.
   '03-straggler.ts',
@@ -44,6 +40,14 @@ describe('PyTorch twins: one per playground, byte-compiled, names from the curre
     const twinned = communicating.filter((f) => !TWINS_NOT_WRITTEN_YET.includes(f));
     expect(twins).toEqual(twinned.map((f) => f.replace(/\.ts$/, '.py')).sort());
     expect(TWIN_CASES.map((c) => c.playground).sort()).toEqual(twinned.sort());
+  });
+
+  it('the LCG is defined once, in the helper: the reference MLP twin imports it', () => {
+    const helper = readFileSync(join(TWINS, 'ranks_twin.py'), 'utf8');
+    const mlp = readFileSync(join(ROOT, 'tests', 'reference', 'mlp_twin.py'), 'utf8');
+    expect(helper).toMatch(/^class Lcg\b/m);
+    expect(mlp).not.toMatch(/^class Lcg\b/m);
+    expect(mlp).toMatch(/^from ranks_twin import Lcg\b/m);
   });
 
   it('every twin says which playground it mirrors and how to launch it', () => {
@@ -88,6 +92,17 @@ describe('PyTorch twins: one per playground, byte-compiled, names from the curre
         'DTensor.full_tensor',
       ]),
     );
+    expect(pytorchNamesIn(readFileSync(join(TWINS, '09-reshard-checkpoint.py'), 'utf8'))).toEqual(
+      expect.arrayContaining([
+        'torch.distributed.checkpoint.save',
+        'torch.distributed.checkpoint.load',
+        'DefaultLoadPlanner.create_local_plan',
+        'ReadItem.storage_offsets',
+        '_StorageInfo.relative_path',
+        'torch.distributed.tensor.distribute_tensor',
+        'DeviceMesh.get_local_rank',
+      ]),
+    );
     expect(
       pytorchNamesIn(readFileSync(join(TWINS, '03-sync-batchnorm-training.py'), 'utf8')),
     ).toEqual(
@@ -113,7 +128,11 @@ describe('PyTorch twins: one per playground, byte-compiled, names from the curre
     const staticOnly = TWIN_CASES.filter((c) => c.staticOnly)
       .map((c) => c.playground.replace(/\.ts$/, '.py'))
       .sort();
-    expect(staticOnly).toEqual(['03-sync-batchnorm-training.py', '06-fsdp-units.py']);
+    expect(staticOnly).toEqual([
+      '03-sync-batchnorm-training.py',
+      '06-fsdp-units.py',
+      '09-reshard-checkpoint.py',
+    ]);
     // src/lib/playground/twin-source.ts shows this line on the page as the twin's requirement.
     const requirement = /^(Needs CUDA GPUs:.*|On CPUs \(Gloo\) it needs.*)$/m;
     for (const t of staticOnly)

@@ -39,7 +39,15 @@ function runDriver(world: number): Promise<DriverRun> {
   const args = [
     '-m',
     'torch.distributed.run',
-    '--standalone',
+    // Not --standalone: torch 1.13 pins it to port 29400 (torch/distributed/run.py), so two jobs on one machine collide.
+    '--rdzv_backend',
+    'c10d',
+    '--rdzv_endpoint',
+    'localhost:0',
+    '--rdzv_id',
+    `ranks-twins-${process.pid}-${world}`,
+    '--nnodes',
+    '1',
     '--nproc_per_node',
     String(world),
     '--redirects',
@@ -61,7 +69,8 @@ function runDriver(world: number): Promise<DriverRun> {
   child.stderr.on('data', (d: Buffer) => {
     err += d.toString();
   });
-  const timer = setTimeout(() => child.kill('SIGKILL'), 200_000);
+  // A hang guard for the whole batch (25 twins since chapters 7–9), not a speed check: the twins print their own timings.
+  const timer = setTimeout(() => child.kill('SIGKILL'), 250_000);
   return new Promise((resolve) => {
     child.on('close', (code) => {
       clearTimeout(timer);
@@ -81,8 +90,12 @@ function runDriver(world: number): Promise<DriverRun> {
         }
       }
       const ms = performance.now() - started;
+      const slowest = [...err.matchAll(/twin_driver: (\S+) took ([\d.]+) s/g)]
+        .sort((a, b) => Number(b[2]) - Number(a[2]))
+        .slice(0, 5)
+        .map((m) => `${m[1]} ${m[2]} s`);
       console.info(
-        `twins: one torchrun job, ${world} ranks, ${RUNNABLE.length} twins: ${(ms / 1000).toFixed(1)} s`,
+        `twins: one torchrun job, ${world} ranks, ${RUNNABLE.length} twins: ${(ms / 1000).toFixed(1)} s (slowest: ${slowest.join(', ')})`,
       );
       resolve({ lines, failure, stderr: err, ms });
     });
@@ -90,12 +103,13 @@ function runDriver(world: number): Promise<DriverRun> {
 }
 
 /** Lines each rank printed when the playground ran on `world` worker-thread ranks. */
-async function runPlayground(file: string, world: number): Promise<string[][]> {
+async function runPlayground(c: TwinCase, world: number): Promise<string[][]> {
+  const file = c.playground;
   const code = readFileSync(join(PLAYGROUNDS, file), 'utf8');
   const { result, events } = await runProgram({
     code,
     worldSize: world,
-    backend: 'cpu',
+    backend: c.backend ?? 'cpu',
     timeoutMs: 120_000,
   });
   const logs = (events as ClusterEvent[]).filter(
@@ -188,7 +202,7 @@ for v in json.loads(sys.argv[1]):
     for (const world of WORLDS) {
       for (const c of RUNNABLE) {
         it(`${c.playground} on ${world} ranks (tolerance abs ${c.abs}, rel ${c.rel}: ${c.why})`, async () => {
-          const ts = await runPlayground(c.playground, world);
+          const ts = await runPlayground(c, world);
           const py = await driver.get(world)!;
           expect(py.failure, `${py.failure}\n${py.stderr.slice(-2000)}`).toBeUndefined();
           const twin = c.playground.replace(/\.ts$/, '.py');

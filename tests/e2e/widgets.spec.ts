@@ -12,7 +12,7 @@ import {
   ESTIMATOR_PRESETS,
   type EstimatorInput,
 } from '../../src/lib/figures/comm-estimator';
-import { fmtGB, fmtInt, fmtSeconds } from '../../src/lib/figures/format-quantities';
+import { fmtGB } from '../../src/lib/figures/format-quantities';
 import {
   COMM_ESTIMATOR_DEFAULTS,
   MEMORY_CALCULATOR_DEFAULTS,

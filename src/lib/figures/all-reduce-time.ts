@@ -35,12 +35,5 @@ export function ringAllReduceTerms(
   };
 }
 
-/** nccl-tests "bus bandwidth" factor: busbw = algbw × factor (all-reduce 2(n−1)/n, RS/AG (n−1)/n, broadcast 1). */
-export function busBandwidthFactor(
-  op: 'all-reduce' | 'reduce-scatter' | 'all-gather' | 'broadcast',
-  n: number,
-): number {
-  if (op === 'all-reduce') return (2 * (n - 1)) / n;
-  if (op === 'broadcast') return 1;
-  return (n - 1) / n;
-}
+/** nccl-tests "bus bandwidth" factor, defined once in the cluster model: all-reduce 2(n−1)/n, RS/AG (n−1)/n, broadcast 1. */
+export { busBandwidthFactor } from '../../../playground/simulation/index.ts';

@@ -73,14 +73,14 @@ export const LINK_PRESETS: readonly LinkPreset[] = [
   },
   {
     id: 'infiniband',
-    label: `one ${h100.network.name} NIC`,
+    label: h100.network.name,
     bandwidth: h100.network.nicBandwidth.value,
     alpha: ringSimpleAlpha('net'),
     source: `${h100.network.nicBandwidth.source}. ${ncclAlpha}.`,
   },
   {
     id: 'ethernet',
-    label: `one ${ethernetNodes.network.name} NIC`,
+    label: ethernetNodes.network.name,
     bandwidth: ethernetNodes.network.nicBandwidth.value,
     alpha: ringSimpleAlpha('net'),
     source: `${ethernetNodes.network.nicBandwidth.source}. ${ncclAlpha}; TCP sockets add more.`,

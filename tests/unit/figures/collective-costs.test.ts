@@ -4,6 +4,10 @@ import {
   ringBytesSentPerRank,
   rootBytesReceivedNaive,
   trafficTable,
+  CHAPTER2_CLUSTER,
+  CHAPTER2_EXAMPLE,
+  chapter2Preset,
+  clusterAllReduce,
 } from '../../../src/lib/figures/collective-costs';
 import { linkPreset } from '../../../src/lib/figures/link-presets';
 
@@ -39,5 +43,27 @@ describe('α–β table on one NDR NIC (50 GB/s each way, α = 14 µs, NCCL 2.18
     const [r] = trafficTable([n], d, link);
     expect(r!.latency).toBeCloseTo(r!.transfer, 12);
     expect(latencyBandwidthCrossover(1, link)).toBeCloseTo(700e3, 6);
+  });
+});
+
+describe("chapter 2's comparison with the cluster model", () => {
+  it('DGX H100 nodes beat the flat ring over one NIC several times at every world size', () => {
+    const bytes = CHAPTER2_EXAMPLE.params * CHAPTER2_EXAMPLE.bytesPerGradient;
+    const rows = trafficTable(CHAPTER2_EXAMPLE.worldSizes, bytes, linkPreset('infiniband'));
+    for (const r of rows)
+      expect(r.total / clusterAllReduce(CHAPTER2_CLUSTER.nvls, r.n, bytes).seconds).toBeGreaterThan(
+        3,
+      );
+  });
+  it('on one node NVLS bus bandwidth exceeds the NVLink line rate, and the ring stays under it', () => {
+    const bytes = CHAPTER2_EXAMPLE.params * CHAPTER2_EXAMPLE.bytesPerGradient;
+    const perNode = chapter2Preset().gpusPerNode.value;
+    const nvls = clusterAllReduce(CHAPTER2_CLUSTER.nvls, perNode, bytes);
+    const ring = clusterAllReduce(CHAPTER2_CLUSTER.ring, perNode, bytes);
+    const lineRate = linkPreset('nvlink').bandwidth / 1e9;
+    expect(nvls.algorithm).toBe('nvls');
+    expect(nvls.busbw).toBeGreaterThan(lineRate);
+    expect(ring.algorithm).toBe('ring');
+    expect(ring.busbw).toBeLessThan(lineRate);
   });
 });

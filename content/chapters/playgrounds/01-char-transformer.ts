@@ -20,13 +20,13 @@ const text = `Data parallelism copies the model to every rank and splits the bat
 const vocab = [...new Set(text)].sort(),
   V = vocab.length,
   ids = [...text].map((c) => vocab.indexOf(c));
-const s = 24,
+const s = 16,
   h = 32,
   heads = 4,
   dh = h / heads,
   layers = 2,
   globalBatch = 8,
-  steps = 10;
+  steps = 8;
 const n = dist.worldSize,
   per = globalBatch / n;
 if (globalBatch % n !== 0)

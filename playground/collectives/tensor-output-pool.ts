@@ -23,7 +23,7 @@ interface Block {
 }
 
 /** Free arrays kept for reuse, per rank; a freed array beyond this is left to the garbage collector. */
-export const POOL_FREE_BYTES = 64 << 20;
+export const POOL_FREE_BYTES = 32 << 20;
 
 const keyOf = (dtype: Dtype, length: number) => `${dtype}:${length}`;
 

@@ -22,18 +22,14 @@ const REDRAW_MS = 250;
 const fmtCount = (n: number) => n.toLocaleString('en');
 const byTime = (a: Line, b: Line) => a.time - b.time || a.rank - b.rank;
 
-/** Each rank's last `keep` lines of `batch` (arrival order is time order within a rank), and how many it sent. */
-function tailsByRank(batch: Line[], keep: number): Map<number, { lines: Line[]; total: number }> {
-  const tails = new Map<number, { lines: Line[]; total: number }>();
-  for (let i = batch.length - 1; i >= 0; i--) {
-    const l = batch[i]!;
-    let t = tails.get(l.rank);
-    if (!t) tails.set(l.rank, (t = { lines: [], total: 0 }));
-    if (t.total++ < keep) t.lines.push(l);
-  }
-  for (const t of tails.values()) t.lines.reverse();
-  return tails;
+/** Lines of one rank waiting for the next frame: only its last KEEP_PENDING can reach the screen. */
+interface PendingTail {
+  lines: Line[];
+  /** Every line that arrived, kept or not. */
+  total: number;
 }
+/** Each rank's newest lines that can still be on screen after the next frame (panes and combined view). */
+const KEEP_PENDING = Math.max(MAX_PANE_LINES, MAX_COMBINED_LINES);
 
 interface Pane {
   pane: HTMLElement;
@@ -55,7 +51,8 @@ export class OutputView {
   readonly root: HTMLElement;
   private panes = new Map<number, Pane>();
   private record: RunRecord | null = null;
-  private pending: Line[] = [];
+  /** Per rank, bounded: a backlog on a loaded machine keeps no more than what the next frame can show. */
+  private pending = new Map<number, PendingTail>();
   private frame = 0;
   private lastFlush = 0;
   /** The combined view's lines in time order (its DOM children match one to one unless stale). */
@@ -104,7 +101,7 @@ export class OutputView {
   reset(worldSize: number): void {
     if (this.frame) cancelAnimationFrame(this.frame);
     this.frame = 0;
-    this.pending = [];
+    this.pending.clear();
     this.record = null;
     this.combinedLines = [];
     this.combinedTotal = 0;
@@ -188,7 +185,11 @@ export class OutputView {
             line: e.line,
             column: e.column,
           };
-    this.pending.push(line);
+    let tail = this.pending.get(line.rank);
+    if (!tail) this.pending.set(line.rank, (tail = { lines: [], total: 0 }));
+    tail.total++;
+    tail.lines.push(line);
+    if (tail.lines.length >= 2 * KEEP_PENDING) tail.lines.splice(0, KEEP_PENDING); // amortised: one cut per KEEP_PENDING lines
     this.frame ||= requestAnimationFrame(() => this.flushWhenDue());
   }
 
@@ -209,17 +210,18 @@ export class OutputView {
   }
 
   /**
-   * Draws every line that arrived since the last frame. Work per frame is bounded by what can stay on screen
-   * (each rank's last MAX_COMBINED_LINES), never by the backlog: on a loaded machine a flood can leave
-   * tens of thousands of lines waiting, and walking them all inside one frame is a long task.
+   * Draws every line that arrived since the last frame. Work per frame (and memory between frames) is bounded
+   * by what can stay on screen, each rank's last KEEP_PENDING lines, never by the backlog: on a loaded
+   * machine a flood can leave tens of thousands of lines waiting for one frame.
    */
   private flush(): void {
     this.frame = 0;
     this.lastFlush = performance.now();
-    const batch = this.pending;
-    this.pending = [];
-    const tails = tailsByRank(batch, Math.max(MAX_PANE_LINES, MAX_COMBINED_LINES));
+    const tails = this.pending;
+    this.pending = new Map();
+    let arrived = 0;
     for (const [rank, { lines, total }] of tails) {
+      arrived += total;
       const p = this.pane(rank);
       const shown = lines.slice(-MAX_PANE_LINES);
       p.offscreen += total - shown.length;
@@ -235,9 +237,9 @@ export class OutputView {
         p.note.textContent = `${fmtCount(p.offscreen)} earlier line${p.offscreen === 1 ? '' : 's'} not shown here: use Download log for the full output.`;
       }
     }
-    this.combinedTotal += batch.length;
-    // A line older than its own rank's last MAX_COMBINED_LINES of this batch can never be among the last MAX_COMBINED_LINES overall.
-    this.mergeCombined([...tails.values()].flatMap((t) => t.lines));
+    this.combinedTotal += arrived;
+    // A line older than its own rank's last MAX_COMBINED_LINES can never be among the last MAX_COMBINED_LINES overall.
+    this.mergeCombined([...tails.values()].flatMap((t) => t.lines.slice(-MAX_COMBINED_LINES)));
   }
 
   /** Merges a frame's lines (at most MAX_COMBINED_LINES per rank) into the combined view, touching only the DOM after the earliest new line. */

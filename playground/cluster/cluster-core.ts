@@ -21,6 +21,7 @@ import type { RankApi } from '../rank/rank-protocol.ts';
 import type { RunningCluster } from './protocol.ts';
 import { eventFromRank } from './rank-events.ts';
 import { RunRecord } from './run-record.ts';
+import { clusterShape, describeShape } from '../simulation/index.ts';
 
 export { DEFAULT_TIMEOUT_MS, MAX_WORLD_SIZE } from '../contract/protocol.ts';
 
@@ -57,7 +58,15 @@ export function startClusterOn(
   }
   if (!isOneOf(BACKEND_CHOICES, backend))
     throw new Error(`backend must be ${listWords(BACKEND_CHOICES)}, got '${backend}'`);
-  const record = new RunRecord(worldSize);
+  if (options.cluster) {
+    const c = options.cluster;
+    const shape = clusterShape(c.preset, c.nodes, c.gpusPerNode);
+    if (shape.nodes * shape.gpusPerNode !== worldSize)
+      throw new Error(
+        `cluster ${describeShape(shape)} has ${shape.nodes * shape.gpusPerNode} GPUs, but worldSize is ${worldSize}`,
+      );
+  }
+  const record = new RunRecord(worldSize, options.cluster ?? null);
 
   let js: string;
   try {
@@ -174,6 +183,7 @@ export function startClusterOn(
             runStart,
             logCounters,
             tensorBudgetBytes: tensorBudgetPerRank(worldSize, options.tensorBudgetBytes),
+            ...(options.cluster ? { cluster: options.cluster } : {}),
             events: channel.port2,
           },
           [channel.port2],

@@ -6,6 +6,8 @@ import { describeRank, groupName, mismatchMessage } from './failure-messages.ts'
 import { groupInfo, registerGroup, type GroupInfo } from './group-registry.ts';
 import { instantiateReduceKernel, type ReduceKernel } from './kernel/reduce-kernel.ts';
 import {
+  arrivalIndex,
+  H_DEAD,
   H_MAGIC,
   H_WORLD,
   MAGIC,
@@ -18,6 +20,7 @@ import { abortSharedWorld, type SharedWorld } from './shared-world.ts';
 import { WorldSync, type WaitMode } from './world-sync.ts';
 import { CollectiveRun, type GroupSequence } from './collective-run.ts';
 import { PeerLiveness } from './peer-liveness.ts';
+import type { RankSimulation } from './rank-simulation.ts';
 
 export interface EngineEnv {
   now: () => number;
@@ -49,6 +52,9 @@ export class CollectiveEngine {
   readonly stopHeartbeat: () => void;
   /** Sequence number of this rank's next call in a group slot (the process groups own the numbers). */
   readonly nextSeq: (slot: number) => number;
+  /** Virtual time, in a simulated run (set once by joinWorld). */
+  sim: RankSimulation | null = null;
+  readonly #arrivals: Float64Array;
   /** Readers of this rank's region from its last use: they must be done before it is overwritten. */
   #lastRegionUse: { group: GroupInfo; target: number } | null = null;
 
@@ -70,6 +76,7 @@ export class CollectiveEngine {
         'joinWorld: the world was not made by createSharedWorld (or its memory was not shared with this rank)',
       );
     this.bytes = new Uint8Array(world.memory.buffer);
+    this.#arrivals = new Float64Array(world.memory.buffer);
     this.kernel = kernel ?? instantiateReduceKernel(world.memory);
     this.env = env;
     this.nextSeq = nextSeq;
@@ -82,6 +89,29 @@ export class CollectiveEngine {
       Array.from({ length: world.worldSize }, (_, i) => i),
     );
     this.scratch = scratchOffset(world.layout, rank);
+  }
+
+  /** Publishes this rank's virtual arrival at call `seq` of group `slot`; call before `begin` publishes the descriptor. */
+  writeArrival(slot: number, seq: number, seconds: number): void {
+    this.#arrivals[arrivalIndex(this.world.layout, this.worldSize, slot, this.rank, seq)] = seconds;
+  }
+
+  /** A peer's virtual arrival, readable once its descriptor for `seq` is published. */
+  readArrival(slot: number, peer: number, seq: number): number {
+    return this.#arrivals[arrivalIndex(this.world.layout, this.worldSize, slot, peer, seq)]!;
+  }
+
+  /** Marks this rank dead (a planned fault in a simulated run) and wakes nobody: peers find out as a timeout. */
+  markDead(): void {
+    Atomics.or(this.words, H_DEAD, 1 << this.rank);
+  }
+
+  /** Ranks marked dead. */
+  deadRanks(): number[] {
+    const mask = Atomics.load(this.words, H_DEAD);
+    const out: number[] = [];
+    for (let r = 0; r < this.worldSize; r++) if (mask & (1 << r)) out.push(r);
+    return out;
   }
 
   newGroup(ranks: number[]): GroupInfo {

@@ -10,6 +10,7 @@ import {
 import { WatchdogClock } from './peer-liveness.ts';
 import type { GroupInfo } from './group-registry.ts';
 import type { WaitMode } from './world-sync.ts';
+import { virtualTimeoutMessage } from './virtual-collective.ts';
 
 /** A group's calls on this rank: the next sequence number, and progress steps completed by every call so far. */
 export interface GroupSequence {
@@ -22,6 +23,8 @@ export class CollectiveRun {
   readonly n: number;
   readonly idx: number;
   steps = 0;
+  /** This rank's virtual arrival at the call, in a simulated run. */
+  virtualArrival = 0;
   /** Steps made before the current round; `until` counts from here. */
   #roundBase = 0;
   readonly #compared = new Set<number>();
@@ -122,6 +125,7 @@ export class CollectiveRun {
     const watchdog = new WatchdogClock();
     const check = (stalledMs: number) => {
       e.throwIfPoisoned();
+      if (e.sim) this.#checkDead(group);
       if (group === this.group && stalledMs > 0) this.#verify(peer);
       const now = e.env.now();
       if (
@@ -140,6 +144,21 @@ export class CollectiveRun {
       if (verdict === 'fire') this.#watchdog(group, target, peer);
     };
     return e.sync.wait(this.mode, e.progressIndex(group.slot, peer), target, check);
+  }
+
+  /** In a simulated run, a member that died (a planned fault) never arrives: time out as NCCL would, naming it. */
+  #checkDead(group: GroupInfo): void {
+    const e = this.engine;
+    const dead = e.deadRanks();
+    if (dead.length === 0) return;
+    const missing = group.members.filter(
+      (m) => dead.includes(m) && e.board.peerCall(group.slot, m, this.seq) === 'not-yet',
+    );
+    if (missing.length === 0) return;
+    const timeout = e.sim!.timeoutSeconds;
+    e.fail(
+      virtualTimeoutMessage(e.rank, this.place, timeout, this.virtualArrival + timeout, missing),
+    );
   }
 
   #watchdog(group: GroupInfo, target: number, peer: number): never {

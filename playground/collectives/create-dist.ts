@@ -1,5 +1,11 @@
 import type * as tfNamespace from '@tensorflow/tfjs';
-import type { Backend, CommStats, Dtype, TraceEvent } from '../contract/protocol.ts';
+import type {
+  Backend,
+  CommStats,
+  Dtype,
+  SimulatedClusterOptions,
+  TraceEvent,
+} from '../contract/protocol.ts';
 import {
   checkDtype,
   checkOptions,
@@ -11,9 +17,10 @@ import {
 } from './argument-checks.ts';
 import type { Dist, ProcessGroupHandle, Simulation, Work } from './dist-api.ts';
 import { loadReduceKernel } from './kernel/reduce-kernel.ts';
-import type { ProcessGroup } from './process-group.ts';
+import { pendingEndOf, type ProcessGroup } from './process-group.ts';
+import { RankSimulation, type SimulationSinks } from './rank-simulation.ts';
 import { RankCollectives } from './rank-collectives.ts';
-import { registerRankContext } from './rank-context.ts';
+import { rawWorks, registerRankContext } from './rank-context.ts';
 import type { SharedWorld } from './shared-world.ts';
 import type { Payload } from './typed-views.ts';
 
@@ -28,6 +35,8 @@ export interface RankEnv {
   /** Warnings for the reader that are not errors (a long wait for a busy peer). */
   onNotice?: (text: string) => void;
   now?: () => number;
+  /** Run in virtual time on this simulated cluster, reporting to `sinks`. */
+  simulation?: { cluster: SimulatedClusterOptions; sinks: SimulationSinks };
 }
 
 /** The group behind each handle a reader holds; readers never see the ProcessGroup itself. */
@@ -51,17 +60,20 @@ class RankDist implements Dist {
   readonly rank: number;
   readonly worldSize: number;
   readonly backend: Backend;
-  readonly simulation: Simulation | null = null;
+  readonly simulation: Simulation | null;
   readonly #comm: RankCollectives;
   readonly #tf: Tf;
   readonly #handles = new Map<ProcessGroup, ProcessGroupHandle>();
+  readonly #sim: RankSimulation | null;
 
-  constructor(comm: RankCollectives, tf: Tf, backend: Backend) {
+  constructor(comm: RankCollectives, tf: Tf, backend: Backend, sim: RankSimulation | null) {
     this.rank = comm.rank;
     this.worldSize = comm.worldSize;
     this.backend = backend;
     this.#comm = comm;
     this.#tf = tf;
+    this.#sim = sim;
+    this.simulation = sim ? sim.facade() : null;
   }
 
   #isTensor = (t: unknown): t is TensorLike => t instanceof this.#tf.Tensor;
@@ -90,8 +102,21 @@ class RankDist implements Dist {
     make: (out: T) => R,
   ): Promise<R> | Work<R> {
     const p = work.wait().then(make);
-    if (o.async !== true) return p;
-    return { wait: () => p, isCompleted: () => work.isCompleted() };
+    const end = this.#sim ? pendingEndOf(work) : undefined;
+    // Virtual time: the compute clock waits where the program waits (at once for a synchronous call).
+    if (o.async !== true) {
+      if (end) this.#sim!.waitFor(end);
+      return p;
+    }
+    const handle = {
+      wait: () => {
+        if (end) this.#sim!.waitFor(end);
+        return p;
+      },
+      isCompleted: () => work.isCompleted(),
+    };
+    if (end) rawWorks.set(handle, { group: work, result: p });
+    return handle;
   }
 
   #make(shape: number[], dtype: Dtype): (out: Payload) => Tensor {
@@ -230,7 +255,7 @@ export async function joinWorld(
   world: SharedWorld,
   rank: number,
   env: RankEnv,
-): Promise<{ dist: Dist; comm: RankCollectives }> {
+): Promise<{ dist: Dist; comm: RankCollectives; sim: RankSimulation | null }> {
   const now = env.now ?? (() => performance.now());
   const comm = new RankCollectives(
     world,
@@ -238,7 +263,15 @@ export async function joinWorld(
     { now, onTrace: env.onTrace, onNotice: env.onNotice },
     await loadReduceKernel(world.memory),
   );
-  const dist = new RankDist(comm, env.tf, env.backend);
-  registerRankContext({ dist, now, trace: (e) => comm.engine.trace(e) });
-  return { dist, comm };
+  const sim = env.simulation
+    ? new RankSimulation(rank, env.simulation.cluster, env.simulation.sinks)
+    : null;
+  if (sim && sim.shape.nodes * sim.shape.gpusPerNode !== comm.worldSize)
+    throw new Error(
+      `the simulated cluster has ${sim.shape.nodes * sim.shape.gpusPerNode} GPUs, the world ${comm.worldSize} ranks`,
+    );
+  comm.engine.sim = sim;
+  const dist = new RankDist(comm, env.tf, env.backend, sim);
+  registerRankContext({ dist, now, trace: (e) => comm.engine.trace(e), sim });
+  return { dist, comm, sim };
 }

@@ -48,8 +48,9 @@ export interface Simulation {
    */
   now(): Promise<number>;
   /**
-   * Charge from now on as a larger model: each kernel's FLOPs and bytes × (params × tokensPerStep) /
-   * (actual.params × actual.tokensPerStep), each collective's bytes × (params / actual.params) ×
+   * Charge from now on as a larger model: each matmul/conv kernel's FLOPs and bytes × (params ×
+   * tokensPerStep) / (actual.params × actual.tokensPerStep), other kernels' × params / actual.params,
+   * each collective's bytes × (params / actual.params) ×
    * (bytesPerElement / 4). MFU is then 6 × params × tokensPerStep per step. Wrappers take `{ chargeAs }`.
    * @example dist.simulation?.chargeAs({ params: 7e9, tokensPerStep: 4_194_304 }, { params: 1_000, tokensPerStep: 64 });
    */

@@ -16,6 +16,8 @@ export const H_WORLD = 1;
 /** 0 while healthy; 1 once a rank aborted the world (its reason is in the reason bytes). */
 export const H_POISON = 2;
 export const H_REASON_LEN = 3;
+/** Bitmask of ranks that died in a simulated run (a planned fault): peers waiting for them time out. */
+export const H_DEAD = 4;
 export const REASON_OFFSET = 1024;
 export const REASON_BYTES = 4096;
 
@@ -47,6 +49,8 @@ export const M_DTYPE = 4;
 export const M_TOTAL = 5;
 export const M_CHUNK = 6;
 export const M_MESSAGE = 7;
+/** Float64 (words 8–9): the sender's virtual arrival for the message in the mailbox (simulated runs). */
+export const M_ARRIVAL_F64 = 4;
 
 export interface WorldLayout {
   totalBytes: number;
@@ -55,6 +59,7 @@ export interface WorldLayout {
   callsOffset: number; // worldSize lines
   mailboxCtrlOffset: number; // worldSize² lines
   scratchOffset: number; // worldSize × SCRATCH_BYTES: each rank's address table for the fused kernel
+  arrivalsOffset: number; // MAX_GROUPS × worldSize × DESC_SLOTS Float64: virtual arrival per call (simulated runs)
   regionsOffset: number; // worldSize regions of regionBytes
   regionBytes: number;
   mailboxesOffset: number; // worldSize² slots of mailboxBytes
@@ -74,7 +79,8 @@ export function computeLayout(
   const callsOffset = progressOffset + MAX_GROUPS * worldSize * PROGRESS_BLOCK;
   const mailboxCtrlOffset = callsOffset + worldSize * LINE;
   const scratchOffset = mailboxCtrlOffset + worldSize * worldSize * LINE;
-  const regionsOffset = alignUp(scratchOffset + worldSize * SCRATCH_BYTES, 4096);
+  const arrivalsOffset = alignUp(scratchOffset + worldSize * SCRATCH_BYTES, LINE);
+  const regionsOffset = alignUp(arrivalsOffset + MAX_GROUPS * worldSize * DESC_SLOTS * 8, 4096);
   const regionBytes = Math.max(4096, Math.floor(arenaBytes / worldSize / 4096) * 4096);
   const mailboxesOffset = regionsOffset + worldSize * regionBytes;
   const totalBytes = alignUp(mailboxesOffset + worldSize * worldSize * mailboxBytes, PAGE);
@@ -85,6 +91,7 @@ export function computeLayout(
     callsOffset,
     mailboxCtrlOffset,
     scratchOffset,
+    arrivalsOffset,
     regionsOffset,
     regionBytes,
     mailboxesOffset,
@@ -104,3 +111,11 @@ export const regionOffset = (l: WorldLayout, rank: number) =>
   l.regionsOffset + rank * l.regionBytes;
 export const mailboxOffset = (l: WorldLayout, worldSize: number, src: number, dst: number) =>
   l.mailboxesOffset + (src * worldSize + dst) * l.mailboxBytes;
+/** Float64 index of `rank`'s virtual arrival at call `seq` of group `group` (slots reused like descriptors). */
+export const arrivalIndex = (
+  l: WorldLayout,
+  worldSize: number,
+  group: number,
+  rank: number,
+  seq: number,
+) => (l.arrivalsOffset >> 3) + (group * worldSize + rank) * DESC_SLOTS + (seq % DESC_SLOTS);

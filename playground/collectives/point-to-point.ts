@@ -9,6 +9,7 @@ import {
 } from './failure-messages.ts';
 import { WatchdogClock } from './peer-liveness.ts';
 import {
+  M_ARRIVAL_F64,
   M_CHUNK,
   M_DTYPE,
   M_MESSAGE,
@@ -20,6 +21,8 @@ import {
 } from './layout.ts';
 import { allocate, sharedView, type Payload } from './typed-views.ts';
 import type { WaitMode } from './world-sync.ts';
+import type { IssuedCall } from './rank-simulation.ts';
+import { formatBytes } from './virtual-collective.ts';
 
 /**
  * Point-to-point mailboxes: one slot per ordered pair (src → dst). A send returns once its last chunk is in
@@ -35,9 +38,12 @@ export class PointToPoint {
   pending = 0;
 
   private readonly e: CollectiveEngine;
+  /** The shared memory as Float64, for the sender's virtual arrival in each mailbox. */
+  private readonly arrivals: Float64Array;
 
   constructor(engine: CollectiveEngine) {
     this.e = engine;
+    this.arrivals = new Float64Array(engine.world.memory.buffer);
   }
 
   private chain<T>(
@@ -96,10 +102,13 @@ export class PointToPoint {
     input: Payload | { dtype: Dtype; data: Promise<Payload> },
     dst: number,
     mode: WaitMode,
+    issued?: IssuedCall,
   ): Promise<void> {
     const e = this.e;
     return this.chain(this.sendChains, dst, async () => {
       const data = ArrayBuffer.isView(input) ? input : await input.data;
+      const sim = e.sim;
+      const arrival = issued && sim ? sim.p2pArrival(await issued.ready, `send ${dst}`) : 0;
       const dtype: Dtype = data instanceof Int32Array ? 'int32' : 'float32';
       const ctrl = mailboxCtrlIndex(e.world.layout, e.worldSize, e.rank, dst);
       const slot = mailboxOffset(e.world.layout, e.worldSize, e.rank, dst);
@@ -123,18 +132,41 @@ export class PointToPoint {
         Atomics.store(e.words, ctrl + M_DTYPE, DTYPES.indexOf(dtype));
         Atomics.store(e.words, ctrl + M_TOTAL, data.length);
         Atomics.store(e.words, ctrl + M_CHUNK, part.length);
+        if (issued) this.arrivals[(ctrl >> 1) + M_ARRIVAL_F64] = arrival;
         Atomics.store(e.words, ctrl + M_MESSAGE, message);
         this.sentChunks.set(dst, sent + 1);
         e.sync.bump(ctrl + M_SENT);
+      }
+      if (issued && sim) {
+        // An eager send: it ends when its bytes have crossed the link, whenever the receiver arrives.
+        const end = arrival + sim.sendRecvSeconds(e.rank, dst, data.length);
+        const bytes = sim.modelBytes('broadcast', data.length, 2);
+        sim.completeP2p(
+          issued.work,
+          `send ${dst}`,
+          arrival,
+          end,
+          `send → ${dst} ${formatBytes(bytes)}`,
+          bytes,
+        );
       }
       e.count('send', data.length * 4, 0, true);
       e.trace({ kind: 'send', peer: dst, bytes: data.length * 4, start: t0, end: e.env.now() });
     });
   }
 
-  recv(length: number, dtype: Dtype, src: number, mode: WaitMode): Promise<Payload> {
+  recv(
+    length: number,
+    dtype: Dtype,
+    src: number,
+    mode: WaitMode,
+    issued?: IssuedCall,
+  ): Promise<Payload> {
     const e = this.e;
     return this.chain(this.recvChains, src, async () => {
+      const sim = e.sim;
+      const arrival = issued && sim ? sim.p2pArrival(await issued.ready, `recv ${src}`) : 0;
+      let sent = 0;
       const ctrl = mailboxCtrlIndex(e.world.layout, e.worldSize, src, e.rank);
       const slot = mailboxOffset(e.world.layout, e.worldSize, src, e.rank);
       const out = allocate(dtype, length);
@@ -160,11 +192,24 @@ export class PointToPoint {
           e.fail(sendRecvMismatchMessage(src, total, theirDtype, e.rank, length, dtype));
         }
         const len = Atomics.load(e.words, ctrl + M_CHUNK);
+        if (got === 0 && issued) sent = this.arrivals[(ctrl >> 1) + M_ARRIVAL_F64]!;
         out.set(sharedView(e.bytes.buffer, dtype, slot, len), got);
         got += len;
         this.takenChunks.set(src, taken + 1);
         e.sync.bump(ctrl + M_TAKEN);
       } while (got < length);
+      if (issued && sim) {
+        const end = Math.max(arrival, sent) + sim.sendRecvSeconds(src, e.rank, length);
+        const bytes = sim.modelBytes('broadcast', length, 2);
+        sim.completeP2p(
+          issued.work,
+          `recv ${src}`,
+          arrival,
+          end,
+          `recv ← ${src} ${formatBytes(bytes)}`,
+          bytes,
+        );
+      }
       e.count('recv', 0, length * 4, true);
       e.trace({ kind: 'recv', peer: src, bytes: length * 4, start: t0, end: e.env.now() });
       return out;

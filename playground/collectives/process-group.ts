@@ -28,6 +28,8 @@ import {
 } from './shared-memory-algorithms.ts';
 import { allocate, splitChunk, type Payload } from './typed-views.ts';
 import type { WaitMode } from './world-sync.ts';
+import type { PendingEnd } from '../simulation/index.ts';
+import { settleVirtual } from './virtual-collective.ts';
 
 /** A collective in flight, as torch.distributed's `Work`. */
 export interface Work<T> {
@@ -35,7 +37,13 @@ export interface Work<T> {
   isCompleted(): boolean;
 }
 
-export function workOf<T>(promise: Promise<T>): Work<T> {
+/** The virtual end a Work's caller can wait for, in a simulated run. */
+const pendingEnds = new WeakMap<object, PendingEnd>();
+export function pendingEndOf(work: object): PendingEnd | undefined {
+  return pendingEnds.get(work);
+}
+
+export function workOf<T>(promise: Promise<T>, end?: PendingEnd): Work<T> {
   let completed = false;
   // A Work nobody waits on must not surface as an unhandled rejection; wait() still rethrows.
   promise.then(
@@ -46,7 +54,9 @@ export function workOf<T>(promise: Promise<T>): Work<T> {
       completed = true;
     },
   );
-  return { wait: () => promise, isCompleted: () => completed };
+  const work = { wait: () => promise, isCompleted: () => completed };
+  if (end) pendingEnds.set(work, end);
+  return work;
 }
 
 /**
@@ -120,6 +130,9 @@ export class ProcessGroup {
     body: (run: CollectiveRun, data: Payload | null) => Promise<T>,
   ): Work<T> {
     const { engine, p2p, queue } = this.#comm;
+    const sim = engine.sim;
+    // In program order: the compute clock at this call is the earliest it can start.
+    const issued = sim?.issue();
     return workOf(
       queue.add(async () => {
         let seq = this.#sequence.seq;
@@ -130,11 +143,15 @@ export class ProcessGroup {
               `the tensor's data has ${data.length} elements, its shape says ${desc.length}`,
             );
           const mode: WaitMode = async || p2p.pending > 0 ? 'async' : 'block';
+          const arrival = issued ? sim!.arrival(await issued.ready) : 0;
+          if (issued) engine.writeArrival(this.info.slot, this.#sequence.seq, arrival);
           const run = engine.begin(this.info, this.#sequence, { kind, ...desc }, mode);
+          run.virtualArrival = arrival;
           seq = run.seq;
           engine.count(kind, 0, 0, true);
           const result = await body(run, data);
           run.verifyArrived();
+          if (issued) await settleVirtual(run, sim!, issued);
           engine.finish(run, this.#sequence);
           return result;
         } catch (err) {
@@ -146,6 +163,7 @@ export class ProcessGroup {
           throw err;
         }
       }),
+      issued?.work,
     );
   }
 
@@ -347,7 +365,8 @@ export class ProcessGroup {
     const { engine, p2p } = this.#comm;
     const dst = checkPeer('send', 'dst', o.dst, engine.rank, engine.worldSize);
     engine.throwIfPoisoned();
-    return workOf(p2p.send(input, dst, 'async'));
+    const issued = engine.sim?.issue();
+    return workOf(p2p.send(input, dst, 'async', issued), issued?.work);
   }
 
   recv(length: number, dtype: Dtype, options: unknown): Work<Payload> {
@@ -355,6 +374,7 @@ export class ProcessGroup {
     const { engine, p2p } = this.#comm;
     const src = checkPeer('recv', 'src', o.src, engine.rank, engine.worldSize);
     engine.throwIfPoisoned();
-    return workOf(p2p.recv(length, dtype, src, 'async'));
+    const issued = engine.sim?.issue();
+    return workOf(p2p.recv(length, dtype, src, 'async', issued), issued?.work);
   }
 }

@@ -1,5 +1,7 @@
 import type { TraceEvent } from '../contract/protocol.ts';
-import type { Dist } from './dist-api.ts';
+import type { Dist, Work } from './dist-api.ts';
+import { pendingEndOf } from './process-group.ts';
+import type { RankSimulation } from './rank-simulation.ts';
 
 /** A rank's `dist` with the clock and trace channel of the runtime underneath it: the one way code above reaches them. */
 export interface RankContext {
@@ -8,7 +10,37 @@ export interface RankContext {
   now(): number;
   /** Adds a span (e.g. compute) to this rank's trace, next to the collectives'. */
   trace(e: Omit<TraceEvent, 'rank'>): void;
+  /** Virtual time in a simulated run (the training wrappers label compute and end steps with it). */
+  readonly sim?: RankSimulation | null;
 }
+
+/**
+ * A collective's result as a thenable whose compute clock waits only when the result is first awaited
+ * (or `.then` is called), not when the collective was launched: how the wrappers overlap in virtual time.
+ */
+export function awaitLater<T>(
+  context: RankContext,
+  work: Work<T>,
+): PromiseLike<T> & { raw?: Promise<T> } {
+  const sim = context.sim;
+  if (!sim) return work.wait();
+  // The dist's Work wraps the group's; the raw promise is reached without moving the clock.
+  const raw = rawWorks.get(work);
+  const end = raw ? pendingEndOf(raw.group) : undefined;
+  if (!raw || !end) return work.wait();
+  let waited = false;
+  return {
+    raw: raw.result as Promise<T>,
+    then(onFulfilled, onRejected) {
+      if (!waited) sim.waitFor(end);
+      waited = true;
+      return (raw.result as Promise<T>).then(onFulfilled, onRejected);
+    },
+  };
+}
+
+/** Per dist-level async Work: the group's Work and the dist's result promise. */
+export const rawWorks = new WeakMap<object, { group: object; result: Promise<unknown> }>();
 
 const contexts = new WeakMap<Dist, RankContext>();
 let current: RankContext | undefined;
@@ -28,7 +60,8 @@ export function setCurrentRank(dist: Dist | undefined): void {
  * rank when none is given.
  */
 export function rankContext(dist?: Dist): RankContext {
-  if (dist) return contexts.get(dist) ?? { dist, now: () => performance.now(), trace: () => {} };
+  if (dist)
+    return contexts.get(dist) ?? { dist, now: () => performance.now(), trace: () => {}, sim: null };
   if (!current)
     throw new Error(
       "dist is only available inside a rank: run the program with the playground's Run button or `npm run ranks -- run file.ts --world N`",

@@ -1,5 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import type { ChargeAs, Dist, Work } from '../collectives/dist-api.ts';
+import { awaitLater, rankContext, type RankContext } from '../collectives/rank-context.ts';
 import { forwardBackward, type LayerHooks, type TimelineSpan } from './layerwise-backward.ts';
 import { mseLoss, type RowLoss } from './losses.ts';
 import { MemoryLedger } from './memory-ledger.ts';
@@ -49,9 +50,39 @@ export interface DataParallelTrainer {
   clearTimeline(): void;
 }
 
-/** A collective in flight with its timeline span. */
+/**
+ * A collective in flight with its timeline span. In a simulated run the compute clock waits for it
+ * where `done` is first awaited, not where it was launched (so launching early overlaps).
+ */
 export interface PendingCollective {
-  done: Promise<tf.Tensor>;
+  done: PromiseLike<tf.Tensor>;
+}
+
+/** `pending` with `fn` applied to its result when it arrives; the clock still waits only where it is awaited. */
+export function afterPending(
+  pending: PendingCollective,
+  fn: (t: tf.Tensor) => tf.Tensor,
+): PendingCollective {
+  const source = pending.done as PromiseLike<tf.Tensor> & { raw?: Promise<tf.Tensor> };
+  if (!source.raw) return { done: Promise.resolve(pending.done).then(fn) };
+  const raw = source.raw.then(fn);
+  return { done: lazyResult(raw, () => void source.then(() => {})) };
+}
+
+/** A thenable over `raw` that calls `onFirstUse` (the clock's wait) the first time it is awaited. */
+function lazyResult<T>(
+  raw: Promise<T>,
+  onFirstUse: () => void,
+): PromiseLike<T> & { raw: Promise<T> } {
+  let used = false;
+  return {
+    raw,
+    then(onFulfilled, onRejected) {
+      if (!used) onFirstUse();
+      used = true;
+      return raw.then(onFulfilled, onRejected);
+    },
+  };
 }
 
 /** Gradient accumulation, no-sync bookkeeping and the row count shared by every wrapper. */
@@ -63,11 +94,14 @@ export abstract class DataParallelBase implements DataParallelTrainer {
   readonly average: 'rows' | 'ranks';
   readonly timeline: TimelineSpan[] = [];
   protected readonly tracer: RankTracer;
+  /** This rank's runtime context: its virtual time (`context.sim`) in a simulated run. */
+  protected readonly context: RankContext;
+  readonly chargeAs: ChargeAs | undefined;
   /** Locally accumulated full gradients (null once handed to a collective). */
   protected localGrads: (tf.Tensor | null)[];
   protected syncing = true;
   /** Rows across every rank in the batch being synchronized (or the world size under 'ranks'), known early in the pass. */
-  protected divisor: Promise<number> | null = null;
+  protected divisor: PromiseLike<number> | null = null;
   protected pendingRows = 0;
   protected steps = 0;
 
@@ -79,6 +113,13 @@ export abstract class DataParallelBase implements DataParallelTrainer {
     this.ledger = opts.ledger ?? new MemoryLedger();
     this.localGrads = model.params.map(() => null);
     this.tracer = rankTracer(dist);
+    this.context = rankContext(dist);
+    this.chargeAs = opts.chargeAs;
+  }
+
+  /** Ends a step in virtual time (a no-op in a real-time run): every concrete step() calls it last. */
+  protected async endVirtualStep(): Promise<void> {
+    await this.context.sim?.endStep();
   }
 
   /** Adds a span to the timeline; compute spans also go to the page's trace, next to the runtime's collectives. */
@@ -91,7 +132,13 @@ export abstract class DataParallelBase implements DataParallelTrainer {
   /** Runs `fn` and records it as one span of `kind`. */
   protected timed<T>(kind: TimelineSpan['kind'], label: string, fn: () => T): T {
     const start = this.tracer.now();
-    const out = fn();
+    const before = this.context.sim?.setLabel(kind);
+    let out: T;
+    try {
+      out = fn();
+    } finally {
+      if (before !== undefined) this.context.sim?.setLabel(before);
+    }
     this.record({ kind, label, start, end: this.tracer.now() });
     return out;
   }
@@ -105,12 +152,14 @@ export abstract class DataParallelBase implements DataParallelTrainer {
   ): PendingCollective {
     const span: TimelineSpan = { kind, label, start: this.tracer.now(), end: Number.NaN, bytes };
     this.timeline.push(span);
-    return {
-      done: work.wait().then((t) => {
-        span.end = this.tracer.now();
-        return t;
-      }),
+    const stamp = (t: tf.Tensor) => {
+      span.end = this.tracer.now();
+      return t;
     };
+    const later = awaitLater(this.context, work);
+    if (!later.raw) return { done: Promise.resolve(later).then(stamp) };
+    // Simulated: the clock waits where the result is first awaited, not here.
+    return { done: lazyResult(later.raw.then(stamp), () => void later.then(() => {})) };
   }
 
   async noSync<T>(fn: () => Promise<T>): Promise<T> {
@@ -162,20 +211,29 @@ export abstract class DataParallelBase implements DataParallelTrainer {
     target: tf.Tensor,
     loss: RowLoss,
     hooks: LayerHooks,
-  ): Promise<{ meanLoss: number; divisor: Promise<number> | null }> {
+  ): Promise<{ meanLoss: number; divisor: PromiseLike<number> | null }> {
     const rows = x.shape[0]!;
     this.pendingRows += rows;
-    let divisor: Promise<number> | null = null;
+    const sim = this.context.sim;
+    if (sim && this.chargeAs)
+      sim.chargeAs(this.chargeAs, {
+        params: this.model.params.reduce((a, p) => a + p.size, 0),
+        tokensPerStep: rows * this.dist.worldSize,
+      });
+    let divisor: PromiseLike<number> | null = null;
     if (this.syncing) {
       if (this.average === 'rows') {
         const count = tf.tensor1d([this.pendingRows]);
         const work = this.dist.allReduce(count, { op: 'sum', async: true });
-        divisor = work.wait().then(async (t) => {
+        const later = awaitLater(this.context, work);
+        const total = Promise.resolve(later.raw ?? later).then(async (t) => {
           count.dispose();
-          const total = (await t.data())[0]!;
+          const n = (await t.data())[0]!;
           t.dispose();
-          return total;
+          return n;
         });
+        // Simulated: the rank waits for the count where it first needs it (in the backward), as for a bucket.
+        divisor = later.raw ? lazyResult(total, () => void later.then(() => {})) : total;
       } else {
         divisor = Promise.resolve(this.dist.worldSize);
       }

@@ -114,13 +114,16 @@ export class DistributedDataParallel extends DataParallelBase {
     if (this.broadcastBuffers) await broadcastFromRankZero(this.dist, this.model.buffers);
     const syncing = this.syncing;
     const recording = this.recording;
-    const finished: (Promise<void> | null)[] = this.buckets.map(() => null);
+    const finished: (PromiseLike<void> | null)[] = this.buckets.map(() => null);
+    // Simulated: buckets are unpacked at the sync point in bucket order, so no kernel is charged at a
+    // moment that depends on when this machine finished a collective.
+    const deferred: (() => Promise<void>)[] = [];
     const ready = new Set<number>();
     // Launches run synchronously inside the layer loop, so every rank calls its collectives in the same order.
     const launchReady = (scale: number) => {
       this.buckets.forEach((bucket, b) => {
         if (!finished[b] && bucket.params.every((k) => ready.has(k)))
-          finished[b] = this.launchBucket(b, scale);
+          finished[b] = this.launchBucket(b, scale, deferred);
       });
     };
     const hooks: LayerHooks = {
@@ -139,6 +142,7 @@ export class DistributedDataParallel extends DataParallelBase {
     if (!syncing) return meanLoss;
     launchReady(1 / (await divisor!));
     await Promise.all(finished);
+    for (const unpack of deferred) await unpack();
     return meanLoss;
   }
 
@@ -146,7 +150,11 @@ export class DistributedDataParallel extends DataParallelBase {
    * Flatten one bucket's accumulated gradients, pre-divided by the total row count as PyTorch divides
    * before its all-reduce, start the all-reduce (sum), and unpack the result as soon as it arrives.
    */
-  private launchBucket(b: number, scale: number): Promise<void> {
+  private launchBucket(
+    b: number,
+    scale: number,
+    deferred: (() => Promise<void>)[],
+  ): PromiseLike<void> {
     const bucket = this.buckets[b]!;
     const flat = tf.tidy(() => {
       const joined = tf.concat(bucket.params.map((k) => tf.reshape(this.localGrads[k]!, [-1])));
@@ -161,10 +169,13 @@ export class DistributedDataParallel extends DataParallelBase {
       flat.size * 4,
       this.dist.allReduce(flat, { op: 'sum', algorithm: this.allReduceAlgorithm, async: true }),
     );
-    return pending.done.then((reduced) => {
+    const unpack = (reduced: tf.Tensor) => {
       this.ledger.free(flat);
       this.finishBucket(b, reduced);
-    });
+    };
+    if (!this.context.sim) return pending.done.then(unpack);
+    deferred.push(async () => unpack(await pending.done));
+    return Promise.resolve();
   }
 
   /** Split the reduced bucket back into per-parameter gradients. */
@@ -201,6 +212,12 @@ export class DistributedDataParallel extends DataParallelBase {
   }
 
   async step(): Promise<void> {
+    await this.applyUpdate();
+    await this.endVirtualStep();
+  }
+
+  /** The optimizer update of step(), before the step ends in virtual time. */
+  protected async applyUpdate(): Promise<void> {
     this.steps++;
     this.timed('optimizer', 'step', () =>
       this.model.params.forEach((p, k) => {

@@ -2,6 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import type { ProcessGroupHandle } from '../collectives/dist-api.ts';
 import { broadcastFromRankZero } from './broadcast-from-rank-zero.ts';
 import {
+  afterPending,
   DataParallelBase,
   type DataParallelOptions,
   type PendingCollective,
@@ -131,13 +132,12 @@ export class FullyShardedDataParallel extends DataParallelBase {
       input.size * 4,
       this.dist.allGather(input, { async: true, group }),
     );
-    const done = pending.done.then((all) => {
+    const entry = afterPending(pending, (all) => {
       input.dispose();
       // A prefetched unit occupies memory from its arrival, before the unit ahead of it is freed.
       this.ledger.hold('gathered', all);
       return all;
     });
-    const entry = { done };
     this.gathers.set(u, entry);
     return entry;
   }
@@ -283,7 +283,7 @@ export class FullyShardedDataParallel extends DataParallelBase {
       input.size * 4,
       this.dist.reduceScatter(input, { op: 'sum', async: true, group: this.mesh.shard }),
     );
-    return { done: pending.done.then((t) => (this.ledger.free(input), t)) };
+    return afterPending(pending, (t) => (this.ledger.free(input), t));
   }
 
   async step(): Promise<void> {
@@ -305,6 +305,7 @@ export class FullyShardedDataParallel extends DataParallelBase {
         this.gradShards[slot] = null;
       }),
     );
+    await this.endVirtualStep();
   }
 
   /** Full parameters by name: an all-gather per unit over the shard group, so every rank must call it. */

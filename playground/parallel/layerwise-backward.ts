@@ -1,4 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
+import { rankContext } from '../collectives/rank-context.ts';
 import type { Dist } from '../collectives/dist-api.ts';
 import type { CollectiveKind } from '../contract/protocol.ts';
 import { isCollectiveLayer, type SavedState } from './layers.ts';
@@ -52,6 +53,9 @@ export async function forwardBackward(
   opts: LayerwiseOptions,
 ): Promise<{ lossSum: number; rows: number }> {
   const { hooks, ledger, record } = opts;
+  // Virtual time: kernels charged from here on are labelled by phase.
+  const sim = opts.dist ? rankContext(opts.dist).sim : null;
+  const label = sim?.setLabel('forward');
   const now = opts.now ?? (() => performance.now());
   const inputs: tf.Tensor[] = [];
   const saved: (SavedState | null)[] = [];
@@ -91,6 +95,7 @@ export async function forwardBackward(
   lossValue.dispose();
   prediction.dispose();
   let dy = seed;
+  sim?.setLabel('backward');
   for (let i = model.layers.length - 1; i >= 0; i--) {
     const layer = model.layers[i]!;
     const t0 = now();
@@ -120,6 +125,7 @@ export async function forwardBackward(
     await yieldToEventLoop();
   }
   dy.dispose();
+  if (label !== undefined) sim?.setLabel(label);
   return { lossSum, rows };
 }
 

@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import type { Dist, Work } from '../collectives/dist-api.ts';
-import type { PendingCollective } from './data-parallel-base.ts';
+import { afterPending, type PendingCollective } from './data-parallel-base.ts';
 import { flatGroup, flattenPadded, ownChunk, unflatten, type FlatGroup } from './flat-shards.ts';
 import { planBuckets, type BucketOptions } from './gradient-buckets.ts';
 import type { MemoryLedger } from './memory-ledger.ts';
@@ -84,7 +84,7 @@ export function replicatedParameters(ctx: ZeroContext, buckets: BucketOptions): 
         groups[i]!.chunk * 4,
         dist.allGather(slice, { async: true }),
       );
-      return { done: pending.done.then((t) => (ledger.free(slice), t)) };
+      return afterPending(pending, (t) => (ledger.free(slice), t));
     },
     finish(i, gathered) {
       const group = groups[i]!;

@@ -38,8 +38,8 @@ export class ZeroRedundancyOptimizerDDP extends DistributedDataParallel {
     return this.partition[this.dist.rank]!.includes(k);
   }
 
-  override async step(): Promise<void> {
-    await super.step();
+  protected override async applyUpdate(): Promise<void> {
+    await super.applyUpdate();
     // `_sync_params`: rank r broadcasts each parameter it owns, ranks in order, parameters in partition order.
     const pending = this.partition.flatMap((owned, src) =>
       owned.map((k) => {

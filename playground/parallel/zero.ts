@@ -1,6 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { broadcastFromRankZero } from './broadcast-from-rank-zero.ts';
 import {
+  afterPending,
   DataParallelBase,
   type DataParallelOptions,
   type PendingCollective,
@@ -121,7 +122,7 @@ export class ZeroRedundancy extends DataParallelBase {
       flat.size * 4,
       this.dist.reduceScatter(flat, { op: 'sum', async: true }),
     );
-    return { done: pending.done.then((t) => (this.ledger.free(flat), t)) };
+    return afterPending(pending, (t) => (this.ledger.free(flat), t));
   }
 
   async step(): Promise<void> {
@@ -147,6 +148,7 @@ export class ZeroRedundancy extends DataParallelBase {
     for (let i = 0; i < this.groups.length; i++) {
       if (spreads[i]) this.parameters.finish(i, await spreads[i]!.done);
     }
+    await this.endVirtualStep();
   }
 
   async snapshot(): Promise<Record<string, Float32Array>> {

@@ -6,6 +6,8 @@ import { LOG_LEVELS, type ClusterEvent, type TraceEvent } from '../contract/prot
 import { loadProgram, programLocation } from './compile.ts';
 import { captureLogArgs, formatLogArgs, formatLogArgsNow } from './format-log.ts';
 import { lockIntrinsics } from './lock-intrinsics.ts';
+import { chargeKernels } from './kernel-charging.ts';
+import type { RankSimulation } from '../collectives/rank-simulation.ts';
 import { LogPacer } from './log-pacer.ts';
 import { enforceTensorBudget, MemoryBudgetError } from './memory-budget.ts';
 import * as ranksModule from './ranks-module.ts';
@@ -46,6 +48,7 @@ export async function runRank(start: RankStart, platform: BackendPlatform): Prom
     if (trace.length) emit({ type: 'trace', rank, events: trace.splice(0) });
   };
   let comm: RankCollectives | undefined;
+  let sim: RankSimulation | null = null;
   const fail = (error: unknown) => {
     const message =
       error instanceof Error
@@ -91,8 +94,41 @@ export async function runRank(start: RankStart, platform: BackendPlatform): Prom
         if (trace.length >= 256) flushTrace();
       },
       onNotice: (text) => emit({ type: 'log', rank, level: 'warn', text, time: now() }),
+      ...(start.cluster
+        ? {
+            simulation: {
+              cluster: start.cluster,
+              sinks: {
+                trace: (events) => emit({ type: 'virtual-trace', rank, events }),
+                step: (report) => emit({ type: 'virtual-step', rank, report }),
+                notice: (text) => emit({ type: 'log', rank, level: 'warn', text, time: now() }),
+              },
+            },
+          }
+        : {}),
     });
     comm = joined.comm;
+    sim = joined.sim;
+    if (sim) {
+      const engine = joined.comm.engine;
+      // A planned death: the rank stops arriving anywhere; peers find out as a collective timeout.
+      sim.onDeath = async (step) => {
+        engine.markDead();
+        sim!.finish();
+        emit({
+          type: 'log',
+          rank,
+          level: 'warn',
+          text: `rank ${rank} stops at step ${step}: a simulated failure (deadRank)`,
+          time: now(),
+        });
+        while (engine.sync.poisonReason() === null)
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        throw new Error(`rank ${rank} died at step ${step} (a simulated failure)`);
+      };
+      chargeKernels(tf, sim);
+      if (sim.diesNow) await sim.onDeath(0);
+    }
     setCurrentRank(joined.dist);
     for (const level of LEVELS) console[level] = (...args: unknown[]) => log(level, args);
     console.debug = (...args: unknown[]) => log('log', args);
@@ -114,6 +150,7 @@ export async function runRank(start: RankStart, platform: BackendPlatform): Prom
     if (!(error instanceof MemoryBudgetError)) fail(error); // already reported when the budget tripped
   }
   await logChain;
+  sim?.finish();
   flushTrace();
   emit({ type: 'exit', rank, ok, time: now() });
 }

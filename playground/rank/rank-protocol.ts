@@ -1,5 +1,10 @@
 import type { SharedWorld } from '../collectives/shared-world.ts';
-import type { Backend, BackendChoice, ClusterEvent } from '../contract/protocol.ts';
+import type {
+  Backend,
+  BackendChoice,
+  ClusterEvent,
+  SimulatedClusterOptions,
+} from '../contract/protocol.ts';
 
 /** What the cluster hands each rank worker to start it. */
 export interface RankStart {
@@ -14,6 +19,8 @@ export interface RankStart {
   tensorBudgetBytes: number;
   /** Log messages the page has taken in, per rank (see log-pacer.ts). */
   logCounters: Int32Array;
+  /** The simulated cluster, in a run in virtual time. */
+  cluster?: SimulatedClusterOptions;
   /** Events go here, in order (log lines as arrays of events); the last one a rank sends is its `exit`. */
   events: MessagePort;
 }

@@ -5,6 +5,8 @@ export * from './collective-model.ts';
 export * from './roofline.ts';
 export * from './rank-clock.ts';
 export * from './virtual-clock.ts';
+export * from './program-clock.ts';
+export * from './tfjs-kernel-cost.ts';
 export {
   NCCL_VERSION,
   NCCL_TUNING_SOURCE,

@@ -41,6 +41,21 @@ export interface WorkHandle {
   rank: number;
 }
 
+/** The model's time for a collective over `members`: a sub-group is timed on the nodes it spans. */
+export function groupCollectiveSeconds(
+  shape: ClusterShape,
+  kind: Collective,
+  bytes: number,
+  members: readonly number[],
+): number {
+  const nodes = new Map<number, number>();
+  for (const r of members)
+    nodes.set(nodeOfRank(shape, r), (nodes.get(nodeOfRank(shape, r)) ?? 0) + 1);
+  if (members.length < 2) return 0;
+  const sub = clusterShape(shape.preset, nodes.size, Math.max(...nodes.values()));
+  return predictCollective(sub, kind, bytes).seconds;
+}
+
 export class CollectiveTimeoutError extends Error {
   readonly missingRanks: readonly number[];
   readonly atSeconds: number;
@@ -131,11 +146,7 @@ export class VirtualClocks {
     bytes: number,
     members: readonly number[] = this.allRanks(),
   ): number {
-    const nodes = new Map<number, number>();
-    for (const r of members)
-      nodes.set(nodeOfRank(this.shape, r), (nodes.get(nodeOfRank(this.shape, r)) ?? 0) + 1);
-    const sub = clusterShape(this.shape.preset, nodes.size, Math.max(...nodes.values()));
-    return predictCollective(sub, kind, bytes).seconds;
+    return groupCollectiveSeconds(this.shape, kind, bytes, members);
   }
 
   /**

@@ -1,0 +1,337 @@
+/**
+ * One rank's virtual time in a simulated run: its compute stream (a ProgramClock in program order),
+ * its communication stream, the charge-as scaling and its step reports. Collectives exchange only
+ * arrival times (through the shared memory, see process-group.ts), so every member computes the same end.
+ */
+import type {
+  CollectiveKind,
+  SimulatedClusterOptions,
+  VirtualStepRank,
+  VirtualTraceEvent,
+} from '../contract/protocol.ts';
+import {
+  clusterShape,
+  groupCollectiveSeconds,
+  peakFlops,
+  predictSendRecv,
+  ProgramClock,
+  rooflineSeconds,
+  tfjsKernelCost,
+  worldSize,
+  type ClusterShape,
+  type Collective,
+  type KernelCall,
+  type PendingEnd,
+} from '../simulation/index.ts';
+import type { ActualSize, ChargeAs, Simulation } from './dist-api.ts';
+
+/** Roofline efficiency when the run does not choose one: PaLM's 46.2 % MFU (Chowdhery et al. 2022, Table 3), rounded. */
+export const DEFAULT_SIM_EFFICIENCY = 0.5;
+/** PyTorch's default for NCCL process groups (ProcessGroupNCCL.hpp kProcessGroupNCCLDefaultTimeout, 10 min). */
+export const DEFAULT_SIM_TIMEOUT_SECONDS = 600;
+const TRACE_BATCH = 256;
+
+/** How each collective kind is timed: the model's collective and the bytes it moves (nccl-tests' size). */
+function modelOf(
+  kind: CollectiveKind,
+  elementBytes: number,
+  n: number,
+): { collective: Collective; bytes: number } {
+  switch (kind) {
+    case 'allReduce':
+      return { collective: 'all-reduce', bytes: elementBytes };
+    case 'reduceScatter':
+      return { collective: 'reduce-scatter', bytes: elementBytes };
+    case 'allGather':
+    case 'gather':
+    case 'scatter':
+      // A gather or scatter moves what an all-gather of the same total moves out of (or into) one rank.
+      return { collective: 'all-gather', bytes: elementBytes * n };
+    case 'broadcast':
+    case 'reduce':
+      // NCCL's reduce is a ring pipeline like broadcast's, in the other direction (busbw factor 1 for both).
+      return { collective: 'broadcast', bytes: elementBytes };
+    case 'barrier':
+      // torch.distributed.barrier on NCCL is an all-reduce of one element.
+      return { collective: 'all-reduce', bytes: 4 };
+  }
+}
+
+export interface SimulationSinks {
+  trace(events: VirtualTraceEvent[]): void;
+  step(report: VirtualStepRank): void;
+  notice(text: string): void;
+}
+
+/** What a collective or point-to-point call needs to be timed, captured when the program issued it. */
+export interface IssuedCall {
+  ready: number | Promise<number>;
+  work: PendingEnd;
+}
+
+export class RankSimulation {
+  readonly rank: number;
+  readonly shape: ClusterShape;
+  readonly options: Readonly<SimulatedClusterOptions>;
+  readonly clock: ProgramClock;
+  readonly timeoutSeconds: number;
+  readonly #sinks: SimulationSinks;
+  readonly #efficiency: number;
+  #commFree = 0;
+  readonly #p2pFree = new Map<string, number>();
+  #commSeconds = 0;
+  #step = 0;
+  #stepStart = 0;
+  #stepCompute = 0;
+  #stepComm = 0;
+  #stepExposed = 0;
+  #kernelModelFlops = 0;
+  #scale = { flops: 1, params: 1, bytes: 1 };
+  #chargedAs: ChargeAs | null = null;
+  #label = 'compute';
+  readonly #trace: VirtualTraceEvent[] = [];
+  /** Set by the runtime: marks this rank dead in shared memory and parks it. */
+  onDeath: (step: number) => Promise<never> = () => new Promise<never>(() => {});
+
+  constructor(rank: number, options: SimulatedClusterOptions, sinks: SimulationSinks) {
+    this.shape = clusterShape(options.preset, options.nodes, options.gpusPerNode);
+    const world = worldSize(this.shape);
+    if (!(rank >= 0 && rank < world))
+      throw new RangeError(`rank ${rank} is outside the simulated world of ${world}`);
+    this.rank = rank;
+    this.options = options;
+    this.#sinks = sinks;
+    this.#efficiency = options.efficiency ?? DEFAULT_SIM_EFFICIENCY;
+    if (!(this.#efficiency > 0 && this.#efficiency <= 1))
+      throw new RangeError(`efficiency must be in (0, 1], got ${this.#efficiency}`);
+    this.timeoutSeconds = options.collectiveTimeoutSeconds ?? DEFAULT_SIM_TIMEOUT_SECONDS;
+    const jitter = options.jitter;
+    this.clock = new ProgramClock(
+      rank,
+      {
+        slowdown: options.slowdown?.[rank],
+        jitter: jitter && (!jitter.ranks || jitter.ranks.includes(rank)) ? jitter : undefined,
+      },
+      (s) =>
+        this.#push({
+          rank,
+          lane: 'compute',
+          name: s.label,
+          start: s.start,
+          end: s.end,
+          step: this.#step,
+        }),
+    );
+  }
+
+  get step(): number {
+    return this.#step;
+  }
+
+  /** True when this rank is planned to die at the start of its current step. */
+  get diesNow(): boolean {
+    const d = this.options.deadRank;
+    return !!d && d.rank === this.rank && this.#step >= d.atStep;
+  }
+
+  /** The label compute charged from now on carries ('forward', 'backward', 'optimizer'…). */
+  setLabel(label: string): string {
+    const before = this.#label;
+    this.#label = label;
+    return before;
+  }
+
+  /** Charges one tfjs kernel by the roofline (scaled when the run is charged as a larger model). */
+  chargeKernel(call: KernelCall): void {
+    const asModel = this.#chargedAs !== null;
+    const { cost, matmul } = tfjsKernelCost(call, asModel ? 'bfloat16' : 'float32');
+    // Matmul FLOPs grow with parameters × tokens; bytes (and weight-sized elementwise work, such as the
+    // optimizer) with parameters, so a charged matmul is as compute-bound as the large model's.
+    const scaled = {
+      flops: cost.flops * (matmul ? this.#scale.flops : this.#scale.params),
+      bytes: cost.bytes * this.#scale.params,
+    };
+    if (scaled.flops === 0 && scaled.bytes === 0) return;
+    const { seconds } = rooflineSeconds(scaled, this.shape.preset.gpu, {
+      unit: matmul && asModel ? 'bf16-tensor' : 'fp32',
+      efficiency: this.#efficiency,
+    });
+    if (matmul) this.#kernelModelFlops += scaled.flops;
+    this.clock.charge(seconds, this.#label);
+  }
+
+  /** Charges explicit compute time. */
+  compute(seconds: number, label?: string): void {
+    this.clock.charge(seconds, label ?? this.#label);
+  }
+
+  chargeAs(as: ChargeAs, actual: ActualSize): void {
+    for (const [k, v] of Object.entries({
+      params: as.params,
+      tokensPerStep: as.tokensPerStep,
+      'actual params': actual.params,
+      'actual tokensPerStep': actual.tokensPerStep,
+    }))
+      if (!(v > 0) || !Number.isFinite(v))
+        throw new RangeError(`chargeAs: ${k} must be a positive number, got ${v}`);
+    const perElement = as.bytesPerElement ?? 2;
+    if (!(perElement > 0)) throw new RangeError(`chargeAs: bytesPerElement must be > 0`);
+    this.#chargedAs = { params: as.params, tokensPerStep: as.tokensPerStep };
+    this.#scale = {
+      flops: (as.params * as.tokensPerStep) / (actual.params * actual.tokensPerStep),
+      params: as.params / actual.params,
+      bytes: (as.params / actual.params) * (perElement / 4),
+    };
+  }
+
+  /** A collective or send/recv issued now, in program order. */
+  issue(): IssuedCall {
+    return { ready: this.clock.mark(), work: {} };
+  }
+
+  /** Where this call starts on the communication stream: after its issue and the stream's previous call. */
+  arrival(ready: number): number {
+    return Math.max(ready, this.#commFree);
+  }
+
+  /** The model's duration of a collective of `length` elements (4 bytes each, scaled) over `members`. */
+  collectiveSeconds(kind: CollectiveKind, length: number, members: readonly number[]): number {
+    const scale = kind === 'barrier' ? 1 : this.#scale.bytes;
+    const { collective, bytes } = modelOf(kind, length * 4 * scale, members.length);
+    return groupCollectiveSeconds(this.shape, collective, bytes, members);
+  }
+
+  /** Modelled bytes of a call, for its trace span. */
+  modelBytes(kind: CollectiveKind, length: number, members: number): number {
+    return kind === 'barrier' ? 0 : modelOf(kind, length * 4 * this.#scale.bytes, members).bytes;
+  }
+
+  /** Every member arrived: the call ends at `end` on this rank's communication stream. */
+  complete(
+    work: PendingEnd,
+    arrival: number,
+    end: number,
+    duration: number,
+    name: string,
+    bytes: number,
+  ): void {
+    this.#commFree = end;
+    this.#commSeconds += duration;
+    this.#stepComm += duration;
+    this.#push({
+      rank: this.rank,
+      lane: 'comm',
+      name,
+      start: arrival,
+      end,
+      step: this.#step,
+      bytes,
+    });
+    work.end = end;
+    this.clock.advance();
+  }
+
+  /** Send and receive time between this rank and `peer`: one hop of the topology. */
+  sendRecvSeconds(from: number, to: number, length: number): number {
+    return predictSendRecv(this.shape, from, to, length * 4 * this.#scale.bytes).seconds;
+  }
+
+  /** Point-to-point streams are per peer and direction, so they do not wait behind collectives. */
+  p2pArrival(ready: number, key: string): number {
+    return Math.max(ready, this.#p2pFree.get(key) ?? 0);
+  }
+
+  completeP2p(
+    work: PendingEnd,
+    key: string,
+    arrival: number,
+    end: number,
+    name: string,
+    bytes: number,
+  ): void {
+    this.#p2pFree.set(key, end);
+    this.#commSeconds += end - arrival;
+    this.#stepComm += end - arrival;
+    this.#push({
+      rank: this.rank,
+      lane: 'comm',
+      name,
+      start: arrival,
+      end,
+      step: this.#step,
+      bytes,
+    });
+    work.end = end;
+    this.clock.advance();
+  }
+
+  /** The compute stream waits for `work` here, in program order. */
+  waitFor(work: PendingEnd): void {
+    this.clock.wait(work);
+  }
+
+  /** Ends the step once the waits before it resolved; a rank planned to die at the next step parks. */
+  async endStep(): Promise<void> {
+    const end = await this.clock.mark();
+    this.clock.flush();
+    const computeNow = this.clock.computeSeconds;
+    const exposedNow = this.clock.exposedCommSeconds;
+    const world = worldSize(this.shape);
+    const asModel = this.#chargedAs;
+    const report: VirtualStepRank = {
+      rank: this.rank,
+      step: this.#step,
+      start: this.#stepStart,
+      end,
+      computeSeconds: computeNow - this.#stepCompute,
+      commSeconds: this.#stepComm,
+      exposedCommSeconds: exposedNow - this.#stepExposed,
+      modelFlops: asModel
+        ? (6 * asModel.params * asModel.tokensPerStep) / world
+        : this.#kernelModelFlops,
+      peakFlops: peakFlops(this.shape.preset.gpu, asModel ? 'bf16-tensor' : 'fp32'),
+      ...(asModel ? { chargedAs: { ...asModel } } : {}),
+    };
+    this.flushTrace();
+    this.#sinks.step(report);
+    this.#step++;
+    this.#stepStart = end;
+    this.#stepCompute = computeNow;
+    this.#stepExposed = exposedNow;
+    this.#stepComm = 0;
+    this.#kernelModelFlops = 0;
+    if (this.diesNow) await this.onDeath(this.#step);
+  }
+
+  /** Sends the spans not sent yet (at step ends and when the rank exits). */
+  flushTrace(): void {
+    if (this.#trace.length) this.#sinks.trace(this.#trace.splice(0));
+  }
+
+  /** The run ends: close the open compute span and send the rest. */
+  finish(): void {
+    this.clock.flush();
+    this.flushTrace();
+  }
+
+  notice(text: string): void {
+    this.#sinks.notice(text);
+  }
+
+  #push(e: VirtualTraceEvent): void {
+    this.#trace.push(e);
+    if (this.#trace.length >= TRACE_BATCH) this.flushTrace();
+  }
+
+  /** The reader's face of it: `dist.simulation`. */
+  facade(): Simulation {
+    const sim = this;
+    return Object.freeze({
+      cluster: Object.freeze({ ...this.options }),
+      now: async () => sim.clock.mark(),
+      chargeAs: (as: ChargeAs, actual: ActualSize) => sim.chargeAs(as, actual),
+      compute: (seconds: number, label?: string) => sim.compute(seconds, label),
+      endStep: () => sim.endStep(),
+    });
+  }
+}

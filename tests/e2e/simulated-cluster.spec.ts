@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { test, expect, type Locator } from '@playwright/test';
 import { firstChapterPath } from './pages';
 import { firstPlayground as pg } from './editor';
@@ -62,7 +62,7 @@ test('the cluster controls pass axe in light and dark themes', async ({ page }) 
   }
 });
 
-test('a simulated run draws a compute and a comm lane per rank and reports the step; the CLI prints the same virtual times', async ({
+test('a simulated run draws a compute and a comm lane per rank and reports the step; Node prints the same virtual times', async ({
   page,
 }) => {
   test.setTimeout(240_000);
@@ -83,34 +83,23 @@ test('a simulated run draws a compute and a comm lane per rank and reports the s
         await root.locator(`.pg-bar[data-lane="${lane}"][aria-label^="rank ${r},"]`).count(),
         `rank ${r} ${lane} lane`,
       ).toBeGreaterThan(0);
-  // The CLI runs the backend the page ran on, so both charge the very same kernels.
+  // Node runs the backend the page ran on, so both charge the very same kernels.
   const backend = /· (\w+)/.exec((await root.locator('[data-rank="0"] h4').textContent())!)![1]!;
   const pageLines = (await root.locator('[data-rank="0"] pre').textContent())!
     .split('\n')
     .filter((l) => / ms/.test(l));
   expect(pageLines.length).toBeGreaterThanOrEqual(3);
 
-  const cli = spawnSync(
-    process.execPath,
-    [
-      'playground/cli/ranks.ts',
-      'run',
-      OVERLAP,
-      '--cluster',
-      'a100-hdr',
-      '--nodes',
-      '1',
-      '--gpus-per-node',
-      '4',
-      '--backend',
-      backend,
-    ],
-    { encoding: 'utf8', timeout: 180_000 },
-  );
-  expect(cli.status, cli.stderr).toBe(0);
-  const cliLines = cli.stdout
-    .split('\n')
-    .filter((l) => l.startsWith('[rank 0] ') && / ms/.test(l))
-    .map((l) => l.slice('[rank 0] '.length));
+  // The same program through the runtime's Node entry, the one `npm run ranks -- run` calls.
+  const { runProgram } = await import('../../playground/cluster/node.ts');
+  const { result, record } = await runProgram({
+    code: readFileSync(OVERLAP, 'utf8'),
+    worldSize: 4,
+    backend: backend as 'cpu',
+    timeoutMs: 180_000,
+    cluster: { preset: 'a100-hdr', nodes: 1, gpusPerNode: 4 },
+  });
+  expect(result.ok).toBe(true);
+  const cliLines = record.logs[0]!.filter((l) => / ms/.test(l));
   expect(cliLines).toEqual(pageLines);
 });

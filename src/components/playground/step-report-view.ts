@@ -42,7 +42,7 @@ export function describeCharge(steps: readonly StepRow[]): string {
     : 'charged as the kernels this program ran (no larger model)';
 }
 
-const pct = (x: number) => `${(x * 100).toFixed(x < 0.1 ? 1 : 0)} %`;
+const pct = (x: number) => `${(x * 100).toFixed(x < 0.1 ? 1 : 0)}\u00a0%`;
 
 function cells(row: HTMLTableRowElement, values: string[], header = false): void {
   for (const v of values) {

@@ -1,4 +1,10 @@
-import { BACKEND_CHOICES, MAX_WORLD_SIZE, type BackendChoice } from '../contract/protocol.ts';
+import {
+  BACKEND_CHOICES,
+  MAX_WORLD_SIZE,
+  type BackendChoice,
+  type SimulatedClusterOptions,
+} from '../contract/protocol.ts';
+import { clusterShape, PRESET_IDS } from '../simulation/index.ts';
 
 /** Node's timers hold a signed 32-bit millisecond count; a longer delay fires at once. */
 export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
@@ -6,6 +12,7 @@ export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 const BACKENDS = BACKEND_CHOICES.filter((b) => b !== 'webgpu');
 
 export const USAGE = `usage: npm run ranks -- run <file.ts> [--world N] [--backend ${BACKENDS.join('|')}] [--timeout ms]
+                          [--cluster <preset> [--nodes N] [--gpus-per-node G]]
        npm run ranks -- twin <playground.ts> [--helper]     print a playground's PyTorch twin
        npm run ranks -- presets                             list the simulated GPU clusters
        npm run ranks -- predict <collective> --cluster <preset> [--nodes N] [--gpus-per-node G] --bytes S
@@ -13,6 +20,9 @@ export const USAGE = `usage: npm run ranks -- run <file.ts> [--world N] [--backe
   --world N      number of ranks, 1 to ${MAX_WORLD_SIZE} (default 4)
   --backend B    tfjs backend: ${BACKENDS.join(', ')} (default cpu; Node has no WebGPU)
   --timeout ms   wall-clock limit for the run, 1 to ${MAX_TIMEOUT_MS} ms (default 60000)
+  --cluster P    run in virtual time on a simulated cluster (${PRESET_IDS.join(', ')}); the world is
+                 nodes × GPUs per node (the preset's defaults unless given), and the run prints its
+                 virtual step times. Without it a run is real time on this machine.
 
 Safety: the program runs as you, on your machine. Ranks start under Node's permission model:
 they may read only this project's files and the program itself, and may not write files, start
@@ -24,6 +34,7 @@ export interface CliArgs {
   world: number;
   backend: BackendChoice;
   timeoutMs: number;
+  cluster?: SimulatedClusterOptions;
 }
 
 /** A command line that cannot run: the message says why, and the CLI prints usage and exits 2. */
@@ -47,10 +58,19 @@ export function parseCliArgs(argv: string[]): CliArgs | 'help' {
     );
   if (!file || file.startsWith('--')) throw new UsageError('run needs a program file');
   const args: CliArgs = { file, world: 4, backend: 'cpu', timeoutMs: 60_000 };
+  let preset: string | undefined;
+  let nodes: number | undefined;
+  let gpusPerNode: number | undefined;
+  let worldGiven = false;
   for (let i = 0; i < rest.length; i += 2) {
     const [flag, value] = [rest[i]!, rest[i + 1]];
     if (value === undefined) throw new UsageError(`${flag} needs a value`);
-    if (flag === '--world') args.world = integerIn(flag, value, 1, MAX_WORLD_SIZE);
+    if (flag === '--world') {
+      args.world = integerIn(flag, value, 1, MAX_WORLD_SIZE);
+      worldGiven = true;
+    } else if (flag === '--cluster') preset = value;
+    else if (flag === '--nodes') nodes = integerIn(flag, value, 1, MAX_WORLD_SIZE);
+    else if (flag === '--gpus-per-node') gpusPerNode = integerIn(flag, value, 1, MAX_WORLD_SIZE);
     else if (flag === '--timeout') args.timeoutMs = integerIn(flag, value, 1, MAX_TIMEOUT_MS);
     else if (flag === '--backend') {
       if (!(BACKENDS as readonly string[]).includes(value))
@@ -58,5 +78,27 @@ export function parseCliArgs(argv: string[]): CliArgs | 'help' {
       args.backend = value as BackendChoice;
     } else throw new UsageError(`unknown option '${flag}'`);
   }
+  if (preset === undefined) {
+    if (nodes !== undefined || gpusPerNode !== undefined)
+      throw new UsageError('--nodes and --gpus-per-node need --cluster <preset>');
+    return args;
+  }
+  let shape;
+  try {
+    shape = clusterShape(preset, nodes, gpusPerNode);
+  } catch (e) {
+    throw new UsageError(`--cluster: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  const world = shape.nodes * shape.gpusPerNode;
+  if (world > MAX_WORLD_SIZE)
+    throw new UsageError(
+      `--cluster: ${shape.nodes} × ${shape.gpusPerNode} is ${world} ranks; a run has at most ${MAX_WORLD_SIZE}`,
+    );
+  if (worldGiven && args.world !== world)
+    throw new UsageError(
+      `--world ${args.world} does not match ${shape.nodes} × ${shape.gpusPerNode} GPUs`,
+    );
+  args.world = world;
+  args.cluster = { preset: shape.preset.id, nodes: shape.nodes, gpusPerNode: shape.gpusPerNode };
   return args;
 }

@@ -13,6 +13,7 @@ import type { ClusterEvent } from '../cluster/protocol.ts';
 import { parseCliArgs, USAGE, UsageError } from './cli-args.ts';
 import { MODEL_COMMANDS } from './predict-command.ts';
 import { twinCommand } from './twin-command.ts';
+import { timeReport } from './time-report.ts';
 
 // The folder ranks may read under the permission model (not a dependency: a path, so no `new URL(…, import.meta.url)`).
 const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -84,13 +85,20 @@ async function main(): Promise<number> {
   if (!(process as { permission?: unknown }).permission) return rerunWithPermissions(path);
   // Lines stream as they arrive; the verdict comes from the run's record, as on the page.
   const { record } = await runProgram(
-    { code, worldSize: args.world, backend: args.backend, timeoutMs: args.timeoutMs },
+    {
+      code,
+      worldSize: args.world,
+      backend: args.backend,
+      timeoutMs: args.timeoutMs,
+      ...(args.cluster ? { cluster: args.cluster } : {}),
+    },
     print,
   );
   const result = record.result!;
   // Charts the program drew with `plot` come after its output, each as a tab-separated table.
   if (record.plots.length)
     process.stdout.write(`\n${plotsText(record.plots, record.plotTotal).join('\n')}`);
+  for (const line of timeReport(record)) process.stdout.write(`${line}\n`);
   if (result.reason === 'compile-error')
     process.stderr.write(
       `${args.file}:${result.error?.line ?? '?'}:${result.error?.column ?? '?'} ${result.error?.message}\n`,

@@ -142,8 +142,8 @@ export class PointToPoint {
       }
       if (issued && sim) {
         // An eager send: it ends when its bytes have crossed the link, whenever the receiver arrives.
-        const end = arrival + sim.sendRecvSeconds(e.rank, dst, data.length);
-        const bytes = sim.modelBytes('broadcast', data.length, 2);
+        const end = arrival + sim.sendRecvSeconds(e.rank, dst, data.length, issued.byteScale);
+        const bytes = sim.modelBytes('broadcast', data.length, 2, issued.byteScale);
         sim.completeP2p(
           issued.work,
           `send ${dst}`,
@@ -202,8 +202,9 @@ export class PointToPoint {
         e.sync.bump(ctrl + M_TAKEN);
       } while (got < length);
       if (issued && sim) {
-        const end = Math.max(arrival, sent) + sim.sendRecvSeconds(src, e.rank, length);
-        const bytes = sim.modelBytes('broadcast', length, 2);
+        const end =
+          Math.max(arrival, sent) + sim.sendRecvSeconds(src, e.rank, length, issued.byteScale);
+        const bytes = sim.modelBytes('broadcast', length, 2, issued.byteScale);
         sim.completeP2p(
           issued.work,
           `recv ${src}`,

@@ -67,6 +67,8 @@ export interface SimulationSinks {
 export interface IssuedCall {
   ready: number | Promise<number>;
   work: PendingEnd;
+  /** The charge-as factor on its bytes when it was issued (1 for bookkeeping calls). */
+  byteScale: number;
 }
 
 export class RankSimulation {
@@ -89,6 +91,8 @@ export class RankSimulation {
   #scale = { flops: 1, params: 1, bytes: 1 };
   #chargedAs: ChargeAs | null = null;
   #label = 'compute';
+  #bookkeeping = false;
+  #uncharged = 0;
   readonly #trace: VirtualTraceEvent[] = [];
   /** Set by the runtime: marks this rank dead in shared memory and parks it. */
   onDeath: (step: number) => Promise<never> = () => new Promise<never>(() => {});
@@ -143,6 +147,7 @@ export class RankSimulation {
 
   /** Charges one tfjs kernel by the roofline (scaled when the run is charged as a larger model). */
   chargeKernel(call: KernelCall): void {
+    if (this.#uncharged > 0) return;
     const asModel = this.#chargedAs !== null;
     const { cost, matmul } = tfjsKernelCost(call, asModel ? 'bfloat16' : 'float32');
     // Matmul FLOPs grow with parameters × tokens; bytes (and weight-sized elementwise work, such as the
@@ -186,7 +191,31 @@ export class RankSimulation {
 
   /** A collective or send/recv issued now, in program order. */
   issue(): IssuedCall {
-    return { ready: this.clock.mark(), work: {} };
+    return {
+      ready: this.clock.mark(),
+      work: {},
+      byteScale: this.#bookkeeping ? 1 : this.#scale.bytes,
+    };
+  }
+
+  /** Runs `fn` without charging its kernels (work the modelled framework would not do, e.g. a recompute). */
+  uncharged<T>(fn: () => T): T {
+    this.#uncharged++;
+    try {
+      return fn();
+    } finally {
+      this.#uncharged--;
+    }
+  }
+
+  /** Calls `fn` with charge-as off for the collectives it issues (the runtime's own row count, not model data). */
+  bookkeeping<T>(fn: () => T): T {
+    this.#bookkeeping = true;
+    try {
+      return fn();
+    } finally {
+      this.#bookkeeping = false;
+    }
   }
 
   /** Where this call starts on the communication stream: after its issue and the stream's previous call. */
@@ -195,15 +224,19 @@ export class RankSimulation {
   }
 
   /** The model's duration of a collective of `length` elements (4 bytes each, scaled) over `members`. */
-  collectiveSeconds(kind: CollectiveKind, length: number, members: readonly number[]): number {
-    const scale = kind === 'barrier' ? 1 : this.#scale.bytes;
-    const { collective, bytes } = modelOf(kind, length * 4 * scale, members.length);
+  collectiveSeconds(
+    kind: CollectiveKind,
+    length: number,
+    members: readonly number[],
+    byteScale: number,
+  ): number {
+    const { collective, bytes } = modelOf(kind, length * 4 * byteScale, members.length);
     return groupCollectiveSeconds(this.shape, collective, bytes, members);
   }
 
   /** Modelled bytes of a call, for its trace span. */
-  modelBytes(kind: CollectiveKind, length: number, members: number): number {
-    return kind === 'barrier' ? 0 : modelOf(kind, length * 4 * this.#scale.bytes, members).bytes;
+  modelBytes(kind: CollectiveKind, length: number, members: number, byteScale: number): number {
+    return kind === 'barrier' ? 0 : modelOf(kind, length * 4 * byteScale, members).bytes;
   }
 
   /** Every member arrived: the call ends at `end` on this rank's communication stream. */
@@ -232,8 +265,8 @@ export class RankSimulation {
   }
 
   /** Send and receive time between this rank and `peer`: one hop of the topology. */
-  sendRecvSeconds(from: number, to: number, length: number): number {
-    return predictSendRecv(this.shape, from, to, length * 4 * this.#scale.bytes).seconds;
+  sendRecvSeconds(from: number, to: number, length: number, byteScale: number): number {
+    return predictSendRecv(this.shape, from, to, length * 4 * byteScale).seconds;
   }
 
   /** Point-to-point streams are per peer and direction, so they do not wait behind collectives. */

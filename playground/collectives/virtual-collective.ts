@@ -53,8 +53,8 @@ export async function settleVirtual(
     );
   }
   const { kind, length } = run.desc;
-  const duration = sim.collectiveSeconds(kind, length, members);
-  const bytes = sim.modelBytes(kind, length, members.length);
+  const duration = sim.collectiveSeconds(kind, length, members, issued.byteScale);
+  const bytes = sim.modelBytes(kind, length, members.length, issued.byteScale);
   const name = kind === 'barrier' ? 'barrier' : `${kind} ${formatBytes(bytes)}`;
   sim.complete(issued.work, mine, latest + duration, duration, name, bytes);
 }

@@ -224,7 +224,9 @@ export abstract class DataParallelBase implements DataParallelTrainer {
     if (this.syncing) {
       if (this.average === 'rows') {
         const count = tf.tensor1d([this.pendingRows]);
-        const work = this.dist.allReduce(count, { op: 'sum', async: true });
+        const issue = () => this.dist.allReduce(count, { op: 'sum', async: true });
+        // The row count is the book's exactness device, not model data: charged at its real 4 bytes.
+        const work = sim ? sim.bookkeeping(issue) : issue();
         const later = awaitLater(this.context, work);
         const total = Promise.resolve(later.raw ?? later).then(async (t) => {
           count.dispose();

@@ -109,10 +109,12 @@ export async function forwardBackward(
       ({ dx, grads } = out);
     } else {
       const buffers = model.layerBuffers[i]!.map((k) => model.buffers[k]!);
-      const all = tf.grads((xi: tf.Tensor, ...p: tf.Tensor[]) => layer.apply(xi, p, true, buffers))(
-        [input, ...params],
-        dy,
-      );
+      // tf.grads runs the layer's forward again; PyTorch keeps the activations, so virtual time does not charge it.
+      const all = tf.grads((xi: tf.Tensor, ...p: tf.Tensor[]) =>
+        sim
+          ? sim.uncharged(() => layer.apply(xi, p, true, buffers))
+          : layer.apply(xi, p, true, buffers),
+      )([input, ...params], dy);
       dx = all[0]!;
       grads = all.slice(1);
     }

@@ -22,9 +22,40 @@ console.log(Array.from(await s.data()));`,
     );
     const out = run('run', file, '--world', '4');
     expect(out.status).toBe(0);
-    expect(out.stdout.trim().split('\n').sort()).toEqual(
-      [0, 1, 2, 3].map((r) => `[rank ${r}] [10, 12]`),
+    const lines = out.stdout.trim().split('\n');
+    expect(lines.pop()).toMatch(/^real time on this machine: \d+ ms \(not a GPU cluster/);
+    expect(lines.sort()).toEqual([0, 1, 2, 3].map((r) => `[rank ${r}] [10, 12]`));
+  });
+
+  it('with --cluster prints the virtual step report (the model’s times, the same on any machine)', () => {
+    const file = join(dir, 'steps.ts');
+    writeFileSync(
+      file,
+      `import * as tf from '@tensorflow/tfjs';
+import { dist } from 'ranks';
+for (let s = 0; s < 2; s++) {
+  dist.simulation!.compute(0.01);
+  await dist.allReduce(tf.zeros([1024]));
+  await dist.simulation!.endStep();
+}`,
     );
+    const out = run('run', file, '--cluster', 'a100-hdr', '--nodes', '1', '--gpus-per-node', '2');
+    expect(out.stderr).toBe('');
+    expect(out.status).toBe(0);
+    const lines = out.stdout.trim().split('\n');
+    expect(lines[0]).toBe(
+      'virtual time on a100-hdr, 1 node × 2 GPUs (the cluster model, not this machine):',
+    );
+    expect(lines[1]).toBe('step  time (ms)  compute (ms)  comm (ms)  exposed comm (ms)  MFU');
+    // 10 ms of compute, then a 4 KiB all-reduce on NVLink: latency-bound, tens of microseconds.
+    const rows = lines.slice(2).map((l) => l.trim().split(/\s+/));
+    expect(rows.map((r) => r[0])).toEqual(['0', '1']);
+    for (const r of rows) {
+      expect(Number(r[2])).toBe(10);
+      expect(Number(r[1]) - 10).toBeGreaterThan(0.005);
+      expect(Number(r[1]) - 10).toBeLessThan(0.1);
+      expect(r[1]).toBe(rows[0]![1]);
+    }
   });
 
   it('exits non-zero when a rank fails, and on usage errors', () => {
@@ -77,6 +108,38 @@ describe('CLI arguments (issue 19, item 14)', () => {
       timeoutMs: 60_000,
     });
     expect(parseCliArgs(['--help'])).toBe('help');
+    expect(
+      parseCliArgs([
+        'run',
+        'a.ts',
+        '--cluster',
+        'h100-ndr',
+        '--nodes',
+        '2',
+        '--gpus-per-node',
+        '8',
+      ]),
+    ).toEqual({
+      file: 'a.ts',
+      world: 16,
+      backend: 'cpu',
+      timeoutMs: 60_000,
+      cluster: { preset: 'h100-ndr', nodes: 2, gpusPerNode: 8 },
+    });
+    expect(() => parseCliArgs(['run', 'a.ts', '--cluster', 'nope'])).toThrow(/--cluster: /);
+    expect(() =>
+      parseCliArgs([
+        'run',
+        'a.ts',
+        '--cluster',
+        'h100-ndr',
+        '--nodes',
+        '4',
+        '--gpus-per-node',
+        '8',
+      ]),
+    ).toThrow(/32 ranks; a run has at most 16/);
+    expect(() => parseCliArgs(['run', 'a.ts', '--nodes', '2'])).toThrow(/need --cluster/);
   });
 
   it('prints the reason and usage and exits 2, with no stack trace', () => {

@@ -10,6 +10,7 @@ console.log('plotted');`;
 test('plot draws an SVG chart per name with a legend, and a keyboard table of every value; axe clean in both themes', async ({
   page,
 }) => {
+  test.setTimeout(180_000); // a run, then two axe passes: over 90 s on a loaded 2-core machine
   const { default: AxeBuilder } = await import('@axe-core/playwright');
   await page.goto('/lab/collectives/');
   const root = pg(page);

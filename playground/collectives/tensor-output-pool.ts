@@ -34,7 +34,8 @@ const keyOf = (dtype: Dtype, length: number) => `${dtype}:${length}`;
  * pool only when every backend entry whose values live in its buffer is gone (the pool sees them all at the
  * backend's `write`/`move`), no call still reads it, and nothing read it out (`data()`, `dataSync()` and
  * everything built on them hand out the array itself: those arrays are the reader's for good).
- * Other backends copy or upload a tensor's values, so there the pool hands out fresh arrays.
+ * The WASM backend copies a tensor's values into its heap when the tensor is made, so there an array is free
+ * again as soon as its tensor exists. WebGPU keeps the array until it uploads it: there every result is new.
  */
 export class TensorOutputPool {
   readonly #tf: TfLike;
@@ -44,6 +45,8 @@ export class TensorOutputPool {
   #freeBytes = 0;
   readonly #byBuffer = new Map<ArrayBufferLike, Block>();
   readonly #byDataId = new WeakMap<object, Block>();
+  /** Arrays lent on a backend that copies a tensor's values at creation (WASM): free again at `release`. */
+  readonly #copied = new Set<ArrayBufferLike>();
   /** True while `dist` itself reads a collective's input: that read does not hand the array to anyone. */
   #quiet = false;
   /** Arrays handed out from the free lists, and arrays read out (kept by the reader from then on). */
@@ -108,17 +111,26 @@ export class TensorOutputPool {
     for (const block of this.#byBuffer.values()) {
       if (block.pins > 0 || block.holders.some((id) => b.data.has(id))) continue;
       this.#byBuffer.delete(block.array.buffer);
-      const bytes = block.array.byteLength;
-      if (this.#freeBytes + bytes > POOL_FREE_BYTES) continue;
-      const key = keyOf(
-        block.array instanceof Int32Array ? 'int32' : 'float32',
-        block.array.length,
-      );
-      const list = this.#free.get(key) ?? [];
-      list.push(block.array);
-      this.#free.set(key, list);
-      this.#freeBytes += bytes;
+      this.#keep(block.array);
     }
+  }
+
+  #keep(array: Payload): void {
+    if (this.#freeBytes + array.byteLength > POOL_FREE_BYTES) return;
+    const key = keyOf(array instanceof Int32Array ? 'int32' : 'float32', array.length);
+    const list = this.#free.get(key) ?? [];
+    list.push(array);
+    this.#free.set(key, list);
+    this.#freeBytes += array.byteLength;
+  }
+
+  #pop(dtype: Dtype, length: number): Payload | undefined {
+    const array = this.#free.get(keyOf(dtype, length))?.pop();
+    if (array) {
+      this.#freeBytes -= array.byteLength;
+      this.reused++;
+    }
+    return array;
   }
 
   /** Leaves every free array to the garbage collector (arrays still held stay tracked). */
@@ -129,21 +141,26 @@ export class TensorOutputPool {
 
   /** An output array for a collective; call `release` once its tensor is made (or the call failed). */
   take(dtype: Dtype, length: number): Payload {
+    if (length > 0 && this.#tf.getBackend() === 'wasm') {
+      const out = this.#pop(dtype, length) ?? allocate(dtype, length);
+      this.#copied.add(out.buffer);
+      return out;
+    }
     const b = this.#cpu();
     if (!b || length === 0) return allocate(dtype, length);
     this.#reclaim(b);
-    const array = this.#free.get(keyOf(dtype, length))?.pop();
-    if (array) {
-      this.#freeBytes -= array.byteLength;
-      this.reused++;
-    }
-    const out = array ?? allocate(dtype, length);
+    const out = this.#pop(dtype, length) ?? allocate(dtype, length);
     this.#byBuffer.set(out.buffer, { array: out, holders: [], pins: 1 });
     return out;
   }
 
   /** The call that took `array` (or pinned it) no longer uses it. */
   release(array: Payload | null): void {
+    // Kept only if its tensor was made on WASM (which copied it), not after a switch of backend mid-call.
+    if (array && this.#copied.delete(array.buffer)) {
+      if (this.#tf.getBackend() === 'wasm') this.#keep(array);
+      return;
+    }
     const block = array ? this.#byBuffer.get(array.buffer) : undefined;
     if (block) block.pins--;
   }

@@ -8,10 +8,11 @@ import type { TensorOutputPool } from '../../../../playground/collectives/tensor
 import type { TraceEvent } from '../../../../playground/contract/protocol.ts';
 import { scenarios, type ScenarioContext } from './scenarios.ts';
 
-const { world, rank, withTensors } = workerData as {
+const { world, rank, withTensors, backend } = workerData as {
   world: SharedWorld;
   rank: number;
   withTensors: boolean;
+  backend: 'cpu' | 'wasm';
 };
 const traces: TraceEvent[] = [];
 let dist: Dist | null = null;
@@ -19,10 +20,14 @@ let raw: RankCollectives;
 let outputs: TensorOutputPool | undefined;
 if (withTensors) {
   const tf = await import('@tensorflow/tfjs');
-  await tf.setBackend('cpu');
+  if (backend === 'wasm') {
+    await import('@tensorflow/tfjs-backend-wasm');
+    tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
+  }
+  await tf.setBackend(backend);
   const joined = await joinWorld(world, rank, {
     tf,
-    backend: 'cpu',
+    backend,
     onTrace: (e) => traces.push(e),
   });
   dist = joined.dist;

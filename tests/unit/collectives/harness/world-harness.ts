@@ -24,14 +24,21 @@ export interface TestWorld {
 
 export async function startWorld(
   worldSize: number,
-  options: SharedWorldOptions & { withTensors?: boolean } = {},
+  options: SharedWorldOptions & { withTensors?: boolean; backend?: 'cpu' | 'wasm' } = {},
 ): Promise<TestWorld> {
   const world = createSharedWorld(worldSize, options);
   const url = new URL('./rank-thread.ts', import.meta.url);
   const workers = Array.from(
     { length: worldSize },
     (_, rank) =>
-      new Worker(url, { workerData: { world, rank, withTensors: !!options.withTensors } }),
+      new Worker(url, {
+        workerData: {
+          world,
+          rank,
+          withTensors: !!options.withTensors,
+          backend: options.backend ?? 'cpu',
+        },
+      }),
   );
   await Promise.all(
     workers.map(

@@ -81,7 +81,6 @@ export class RankSimulation {
   readonly #efficiency: number;
   #commFree = 0;
   readonly #p2pFree = new Map<string, number>();
-  #commSeconds = 0;
   #step = 0;
   #stepStart = 0;
   #stepCompute = 0;
@@ -249,7 +248,6 @@ export class RankSimulation {
     bytes: number,
   ): void {
     this.#commFree = end;
-    this.#commSeconds += duration;
     this.#stepComm += duration;
     this.#push({
       rank: this.rank,
@@ -283,7 +281,6 @@ export class RankSimulation {
     bytes: number,
   ): void {
     this.#p2pFree.set(key, end);
-    this.#commSeconds += end - arrival;
     this.#stepComm += end - arrival;
     this.#push({
       rank: this.rank,
@@ -358,13 +355,12 @@ export class RankSimulation {
 
   /** The reader's face of it: `dist.simulation`. */
   facade(): Simulation {
-    const sim = this;
     return Object.freeze({
       cluster: Object.freeze({ ...this.options }),
-      now: async () => sim.clock.mark(),
-      chargeAs: (as: ChargeAs, actual: ActualSize) => sim.chargeAs(as, actual),
-      compute: (seconds: number, label?: string) => sim.compute(seconds, label),
-      endStep: () => sim.endStep(),
+      now: async () => this.clock.mark(),
+      chargeAs: (as: ChargeAs, actual: ActualSize) => this.chargeAs(as, actual),
+      compute: (seconds: number, label?: string) => this.compute(seconds, label),
+      endStep: () => this.endStep(),
     });
   }
 }

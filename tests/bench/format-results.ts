@@ -114,6 +114,7 @@ export function formatResults(o: {
   machine: string;
   quick: boolean;
   ddp: DdpResult | null;
+  sim?: { plainMs: number; simulatedMs: number; overhead: number; steps: number } | null;
   seconds: number;
 }): string {
   const { rows } = o;
@@ -185,6 +186,13 @@ export function formatResults(o: {
     out.push('## DDP overlap (tests/bench/ddp-overlap.mjs, Node, CPU backend)', '');
     out.push(
       `${o.ddp.worldSize} ranks, ${o.ddp.params} parameters in ${o.ddp.buckets} buckets: overlapped ${f(o.ddp.overlapMs, 1)} ms/step vs all-reduce after backward ${f(o.ddp.afterBackwardMs, 1)} ms/step (×${f(o.ddp.ratio)}).`,
+      '',
+    );
+  }
+  if (o.sim) {
+    out.push('## Virtual-time overhead (tests/bench/sim-overhead.mjs, Node, CPU backend)', '');
+    out.push(
+      `4-rank DDP, runs alternating in one invocation: plain ${f(o.sim.plainMs, 1)} ms/step, on a simulated h100-ndr node ${f(o.sim.simulatedMs, 1)} ms/step (${o.sim.overhead >= 0 ? '+' : ''}${f(o.sim.overhead * 100, 1)} %, median of ${o.sim.steps} steps each; target ≤ 10 %).`,
       '',
     );
   }

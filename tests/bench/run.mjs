@@ -3,7 +3,7 @@
 // a postMessage-through-the-main-thread baseline and the memcpy limit, raw and through dist.allReduce on
 // tensors — in Node worker_threads and in headless Chromium Web Workers; writes tests/bench/RESULTS.md.
 // Then the page measurements tagged @bench in tests/e2e (`npm run bench:page`: memory over 100 runs), unless --no-page.
-// Flags: --quick (fewer sizes, short loops), --node-only, --browser-only, --no-write, --no-ddp; to rerun a few
+// Flags: --quick (fewer sizes, short loops), --node-only, --browser-only, --no-write, --no-ddp, --no-sim; to rerun a few
 // cases: --worlds=4 --sizes=4K,16M --methods=auto,ring (with --no-write: RESULTS.md keeps the full run);
 // --budget=32M: bytes of work per measurement (default 128M). `tensor-fresh` (not in the default list) is
 // dist.allReduce's old path, a new array per result, to compare with `tensor-auto` in one run.
@@ -137,17 +137,33 @@ async function benchDdp() {
   }
 }
 
+async function benchSim() {
+  try {
+    const { benchSimOverhead } = await import(new URL('./sim-overhead.mjs', import.meta.url).href);
+    const r = await benchSimOverhead({ pairs: quick ? 1 : 3 });
+    log(
+      `sim-overhead: plain ${r.plainMs.toFixed(1)} ms/step, simulated ${r.simulatedMs.toFixed(1)} ms/step: +${(r.overhead * 100).toFixed(1)} % (target ≤ 10 %)`,
+    );
+    return r;
+  } catch (err) {
+    log(`sim-overhead skipped: ${err instanceof Error ? err.message.split('\n')[0] : err}`);
+    return null;
+  }
+}
+
 const started = Date.now();
 const loadAtStart = loadavg()[0];
 const node = args.has('--browser-only') ? [] : await benchNode();
 const browser = args.has('--node-only') ? { rows: [], userAgent: '' } : await benchChromium();
 const ddp = args.has('--no-ddp') ? null : await benchDdp();
+const sim = args.has('--no-sim') ? null : await benchSim();
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GB RAM, Node ${process.version}${browser.userAgent ? `, ${browser.userAgent.match(/Chrome\/[\d.]+/)?.[0] ?? 'Chromium'}` : ''}; load average ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end (other processes share the cores)`;
 const markdown = formatResults({
   rows: [...node, ...browser.rows],
   machine,
   quick,
   ddp,
+  sim,
   seconds: (Date.now() - started) / 1000,
 });
 console.log(`\n${markdown}`);

@@ -160,7 +160,11 @@ test('home, every chapter and the lab pages pass an axe-core scan in light and d
     await page.emulateMedia({ colorScheme: theme });
     for (const path of ['/', ...chapterPaths(), '/lab/collectives/', '/lab/diagnostics/']) {
       await page.goto(path);
-      const results = await new AxeBuilder({ page }).analyze();
+      // The theme changes colours only: the dark pass runs the colour rules, the light pass every rule.
+      const axe = new AxeBuilder({ page });
+      const results = await (
+        theme === 'dark' ? axe.withRules(['color-contrast', 'link-in-text-block']) : axe
+      ).analyze();
       const summary = results.violations.map(
         (v) =>
           `${v.id}: ${v.nodes

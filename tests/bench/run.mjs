@@ -4,6 +4,8 @@
 // tensors — in Node worker_threads and in headless Chromium Web Workers; writes tests/bench/RESULTS.md.
 // Flags: --quick (fewer sizes, short loops), --node-only, --browser-only, --no-write, --no-ddp; to rerun a few
 // cases: --worlds=4 --sizes=4K,16M --methods=auto,ring (with --no-write: RESULTS.md keeps the full run).
+// Run latency on the built site (RANKS_DIST, default dist; with RANKS_DIST_BEFORE a second build side by side):
+// --run-latency-only measures just that, --no-run-latency skips it.
 import { Worker } from 'node:worker_threads';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync, existsSync, rmSync } from 'node:fs';
@@ -15,6 +17,7 @@ import { chromium } from 'playwright-core';
 import { runAllReduceBench } from './bench-driver.ts';
 import { chromiumLaunchOptions } from '../e2e/chromium.ts';
 import { formatResults } from './format-results.ts';
+import { benchRunLatency, formatRunLatency } from './run-latency.ts';
 
 const args = new Set(process.argv.slice(2));
 const quick = args.has('--quick');
@@ -134,11 +137,30 @@ async function benchDdp() {
   }
 }
 
+async function benchRun() {
+  const dists = [
+    ...(process.env.RANKS_DIST_BEFORE
+      ? [{ label: 'before', dist: process.env.RANKS_DIST_BEFORE }]
+      : []),
+    {
+      label: process.env.RANKS_DIST_BEFORE ? 'after' : 'this build',
+      dist: process.env.RANKS_DIST ?? 'dist',
+    },
+  ];
+  for (const { dist } of dists)
+    if (!existsSync(join(dist, 'index.html')))
+      throw new Error(`run latency needs a built site in ${dist}: npm run build first`);
+  return benchRunLatency(dists, quick ? 1 : 3, log);
+}
+
 const started = Date.now();
 const loadAtStart = loadavg()[0];
-const node = args.has('--browser-only') ? [] : await benchNode();
-const browser = args.has('--node-only') ? { rows: [], userAgent: '' } : await benchChromium();
-const ddp = args.has('--no-ddp') ? null : await benchDdp();
+const latencyOnly = args.has('--run-latency-only');
+const node = args.has('--browser-only') || latencyOnly ? [] : await benchNode();
+const browser =
+  args.has('--node-only') || latencyOnly ? { rows: [], userAgent: '' } : await benchChromium();
+const ddp = args.has('--no-ddp') || latencyOnly ? null : await benchDdp();
+const runLatency = args.has('--no-run-latency') || args.has('--node-only') ? [] : await benchRun();
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GB RAM, Node ${process.version}${browser.userAgent ? `, ${browser.userAgent.match(/Chrome\/[\d.]+/)?.[0] ?? 'Chromium'}` : ''}; load average ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end (other processes share the cores)`;
 const markdown = formatResults({
   rows: [...node, ...browser.rows],
@@ -147,8 +169,9 @@ const markdown = formatResults({
   ddp,
   seconds: (Date.now() - started) / 1000,
 });
-console.log(`\n${markdown}`);
-if (!args.has('--no-write')) {
-  writeFileSync(new URL('./RESULTS.md', import.meta.url), markdown);
+const report = `${markdown}\n${formatRunLatency(runLatency)}`;
+console.log(`\n${report}`);
+if (!args.has('--no-write') && !latencyOnly) {
+  writeFileSync(new URL('./RESULTS.md', import.meta.url), report);
   console.log('wrote tests/bench/RESULTS.md');
 }

@@ -2,7 +2,13 @@ import * as tf from '@tensorflow/tfjs';
 import { joinWorld } from '../collectives/create-dist.ts';
 import type { RankCollectives } from '../collectives/rank-collectives.ts';
 import { setCurrentRank } from '../collectives/rank-context.ts';
-import { LOG_LEVELS, type ClusterEvent, type TraceEvent } from '../contract/protocol.ts';
+import {
+  LOG_LEVELS,
+  type Backend,
+  type BackendChoice,
+  type ClusterEvent,
+  type TraceEvent,
+} from '../contract/protocol.ts';
 import { loadProgram, programLocation } from './compile.ts';
 import { captureLogArgs, formatLogArgs, formatLogArgsNow } from './format-log.ts';
 import { lockIntrinsics } from './lock-intrinsics.ts';
@@ -12,6 +18,28 @@ import * as ranksModule from './ranks-module.ts';
 import type { BackendPlatform, RankStart } from './rank-protocol.ts';
 
 const LEVELS = LOG_LEVELS;
+
+type ChosenBackend = { backend: Backend; reason?: string };
+let prepared: { choice: BackendChoice; chosen: Promise<ChosenBackend> } | undefined;
+
+/** Picks and initialises this worker's tfjs backend once; a run with the same choice reuses it. */
+function prepareBackend(choice: BackendChoice, platform: BackendPlatform): Promise<ChosenBackend> {
+  if (prepared?.choice !== choice)
+    prepared = {
+      choice,
+      chosen: quietly(async () => {
+        const picked = await platform.select(tf, choice);
+        tf.scalar(0).dispose(); // the first write prints tfjs's "running in Node.js" banner: let it happen here, muted
+        return picked;
+      }),
+    };
+  return prepared.chosen;
+}
+
+/** Warms a worker that has no program yet (see RankApi.prepare); errors wait for the run to report them. */
+export async function prepareRank(choice: BackendChoice, platform: BackendPlatform): Promise<void> {
+  await prepareBackend(choice, platform).catch(() => {});
+}
 
 /** Runs the reader's program as one rank: picks a backend, joins the shared world, streams output, reports exit. */
 export async function runRank(start: RankStart, platform: BackendPlatform): Promise<void> {
@@ -66,11 +94,7 @@ export async function runRank(start: RankStart, platform: BackendPlatform): Prom
     });
   let ok = false;
   try {
-    const chosen = await quietly(async () => {
-      const picked = await platform.select(tf, start.backend);
-      tf.scalar(0).dispose(); // the first write prints tfjs's "running in Node.js" banner: let it happen here, muted
-      return picked;
-    });
+    const chosen = await prepareBackend(start.backend, platform);
     emit({
       type: 'backend',
       rank,

@@ -129,7 +129,7 @@ export async function benchRunLatency(
     for (const { label, dist } of dists) {
       const server = await startServer(dist);
       try {
-        const runs = [];
+        const runs: Awaited<ReturnType<typeof oneSample>>[] = [];
         for (let i = 0; i < samples; i++) {
           const s = await oneSample(browser, server.url);
           log(

@@ -89,7 +89,12 @@ async function oneSample(
     requests.push(entry);
     entry.gzip = request
       .response()
-      .then(async (r) => (r && !r.fromServiceWorker() ? gzipSync(await r.body()).length : 0))
+      // Only what came over the network: not a service-worker answer, not an HTTP-cache hit (no body bytes).
+      .then(async (r) =>
+        r && !r.fromServiceWorker() && (await request.sizes()).responseBodySize > 0
+          ? gzipSync(await r.body()).length
+          : 0,
+      )
       .catch(() => 0);
   });
   try {

@@ -1,5 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import { joinWorld } from '../collectives/create-dist.ts';
+import { compileReduceKernel } from '../collectives/kernel/reduce-kernel.ts';
 import type { RankCollectives } from '../collectives/rank-collectives.ts';
 import { setCurrentRank } from '../collectives/rank-context.ts';
 import {
@@ -28,7 +29,7 @@ function prepareBackend(choice: BackendChoice, platform: BackendPlatform): Promi
     prepared = {
       choice,
       chosen: quietly(async () => {
-        const picked = await platform.select(tf, choice);
+        const [picked] = await Promise.all([platform.select(tf, choice), compileReduceKernel()]);
         tf.scalar(0).dispose(); // the first write prints tfjs's "running in Node.js" banner: let it happen here, muted
         return picked;
       }),

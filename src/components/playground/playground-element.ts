@@ -32,7 +32,7 @@ class RanksPlayground extends HTMLElement {
     listing.addEventListener('click', () => void this.open());
     this.querySelector('[data-action="run"]')!.addEventListener('click', () => this.requestRun());
     this.querySelector('[data-world-select]')?.addEventListener('change', () => {
-      lastUsed = this;
+      used(this);
       scheduleWarm();
     });
     wireCodeTabs(this);
@@ -50,7 +50,7 @@ class RanksPlayground extends HTMLElement {
   private requestRun(): void {
     if (this.runRequested) return;
     this.runRequested = true;
-    lastUsed = this;
+    used(this);
     runsInFlight++;
     const edited = loadEdits(this.playgroundId) !== null; // the listing does not show them: open the editor now
     void this.workbench()
@@ -199,6 +199,10 @@ const nearby =
         { rootMargin: '50% 0px' },
       )
     : undefined;
+
+const used = (playground: RanksPlayground) => {
+  lastUsed = playground;
+};
 
 function scheduleWarm(): void {
   clearTimeout(warmTimer);

@@ -8,7 +8,7 @@ import {
 import { sharedCode, sharedId } from './share-link.ts';
 import type { Workbench } from './workbench.ts';
 
-/** Warm ranks are prepared once the page has been quiet this long, after load or after a run. */
+/** Warm ranks are prepared once the page has been quiet this long, after the reader arrived or after a run. */
 const WARM_AFTER_QUIET_MS = 1000;
 /** A page hidden this long gives its warm ranks back (their memory and threads). */
 const COOL_AFTER_HIDDEN_MS = 60_000;
@@ -202,9 +202,21 @@ const nearby =
 
 const used = (playground: RanksPlayground) => {
   lastUsed = playground;
+  readerPresent = true; // a Run or a world chosen is the reader's own doing
 };
 
+/** Warming waits for a sign of a reader (pointer, key, wheel, touch, scroll): nothing runs before interaction. */
+let readerPresent = false;
+const PRESENCE = ['pointermove', 'pointerdown', 'keydown', 'wheel', 'touchstart', 'scroll'];
+const onPresence = () => {
+  readerPresent = true;
+  for (const type of PRESENCE) removeEventListener(type, onPresence, true);
+  scheduleWarm();
+};
+for (const type of PRESENCE) addEventListener(type, onPresence, { capture: true, passive: true });
+
 function scheduleWarm(): void {
+  if (!readerPresent) return;
   clearTimeout(warmTimer);
   warmTimer = setTimeout(() => {
     const idle = globalThis.requestIdleCallback ?? ((f: () => void) => setTimeout(f, 0));

@@ -26,7 +26,7 @@ export interface RunLatency {
   /** Network bytes (each response gzipped) requested from navigation to the cold run's first output line. */
   coldBytesGzip: number;
   coldRequests: number;
-  /** URLs requested more than once before the cold run's first output line. */
+  /** URLs the page or its workers fetched over the network more than once before the cold run's first line. */
   coldDuplicates: string[];
   samples: number;
 }
@@ -83,9 +83,14 @@ async function oneSample(
   url: string,
 ): Promise<Omit<RunLatency, 'label' | 'samples'>> {
   const context: BrowserContext = await browser.newContext();
-  const requests: { url: string; at: number; gzip: Promise<number> }[] = [];
+  const requests: { url: string; at: number; sw: boolean; gzip: Promise<number> }[] = [];
   context.on('request', (request) => {
-    const entry = { url: request.url(), at: Date.now(), gzip: Promise.resolve(0) };
+    const entry = {
+      url: request.url(),
+      at: Date.now(),
+      sw: request.serviceWorker() !== null,
+      gzip: Promise.resolve(0),
+    };
     requests.push(entry);
     entry.gzip = request
       .response()
@@ -103,8 +108,10 @@ async function oneSample(
     const cold = await page.evaluate(timeOneRun);
     const before = requests.filter((r) => r.at <= cold.firstEpoch);
     const coldBytesGzip = (await Promise.all(before.map((r) => r.gzip))).reduce((a, b) => a + b, 0);
+    // Twice over the network by the page or its workers (a service worker's copies for offline use excluded).
     const seen = new Map<string, number>();
-    for (const r of before) seen.set(r.url, (seen.get(r.url) ?? 0) + 1);
+    for (const r of before)
+      if (!r.sw && (await r.gzip) > 0) seen.set(r.url, (seen.get(r.url) ?? 0) + 1);
     await page.waitForTimeout(WARM_IDLE_MS + 500);
     const warm = await page.evaluate(timeOneRun);
     const strip = ({ firstMs, everyRankMs, allMs }: RunTiming) => ({ firstMs, everyRankMs, allMs });

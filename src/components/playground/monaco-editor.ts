@@ -85,7 +85,7 @@ export async function createEditor(
   code: string,
   handlers: { onChange(code: string): void; onRun(): void; label: string },
 ): Promise<PlaygroundEditor> {
-  await loadTypings();
+  void loadTypings(); // beside the TypeScript worker, not before the editor: it only refines diagnostics
   // Each playground is its own module file, so two playgrounds on a page do not share top-level names.
   const uri = monaco.Uri.parse(`file:///playground-${++modelCount}.ts`);
   const model = monaco.editor.createModel(code, 'typescript', uri);

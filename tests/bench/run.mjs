@@ -145,7 +145,7 @@ async function benchSim() {
     const { benchSimOverhead } = await import(new URL('./sim-overhead.mjs', import.meta.url).href);
     const r = await benchSimOverhead({ pairs: quick ? 1 : 3 });
     log(
-      `sim-overhead: plain ${r.plainMs.toFixed(1)} ms/step, simulated ${r.simulatedMs.toFixed(1)} ms/step: +${(r.overhead * 100).toFixed(1)} % (target ≤ 10 %)`,
+      `sim-overhead: plain ${r.plainMs.toFixed(1)} ms/step, simulated ${r.simulatedMs.toFixed(1)} ms/step: ${r.overhead >= 0 ? '+' : ''}${(r.overhead * 100).toFixed(1)} % (target ≤ 10 %)`,
     );
     return r;
   } catch (err) {

@@ -84,6 +84,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const i = process.argv.indexOf('--pairs');
   const r = await benchSimOverhead({ pairs: i > 0 ? Number(process.argv[i + 1]) : 3 });
   console.log(
-    `sim-overhead: plain ${r.plainMs.toFixed(1)} ms/step, simulated ${r.simulatedMs.toFixed(1)} ms/step: +${(r.overhead * 100).toFixed(1)} % (${r.steps} steps each; target ≤ 10 %)`,
+    `sim-overhead: plain ${r.plainMs.toFixed(1)} ms/step, simulated ${r.simulatedMs.toFixed(1)} ms/step: ${r.overhead >= 0 ? '+' : ''}${(r.overhead * 100).toFixed(1)} % (${r.steps} steps each; target ≤ 10 %)`,
   );
 }

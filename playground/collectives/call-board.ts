@@ -4,6 +4,7 @@ import {
   C_GROUP,
   C_HEARTBEAT,
   C_KERNELS,
+  C_AWAITING,
   C_RECV_FROM,
   C_SEQ,
   C_STATE,
@@ -102,6 +103,15 @@ export class CallBoard {
 
   kernelEdges(rank: number): number {
     return Atomics.load(this.#words, callIndex(this.#layout, rank) + C_KERNELS);
+  }
+
+  /** +1 as a tfjs read starts, −1 as it settles. */
+  awaitEdge(rank: number, delta: 1 | -1): void {
+    Atomics.add(this.#words, callIndex(this.#layout, rank) + C_AWAITING, delta);
+  }
+
+  awaitingReads(rank: number): number {
+    return Atomics.load(this.#words, callIndex(this.#layout, rank) + C_AWAITING);
   }
 
   heartbeat(rank: number): number {

@@ -41,6 +41,8 @@ export const C_HEARTBEAT = C_DESC + DESC_WORDS;
 export const C_RECV_FROM = C_HEARTBEAT + 1;
 /** Edges of this rank's tfjs kernels (+1 as one starts, +1 as it ends; odd while one runs): a busy thread whose count stands still is not computing. */
 export const C_KERNELS = C_RECV_FROM + 1;
+/** tfjs reads this rank awaits (data(), array()): above 0 it waits on its device (a GPU readback, a first shader compile), not on a peer. */
+export const C_AWAITING = C_KERNELS + 1;
 
 /** Words of a point-to-point mailbox (src → dst): chunks written, chunks taken, their waiter counts, message header. */
 export const M_SENT = 0;

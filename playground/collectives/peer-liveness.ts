@@ -8,7 +8,10 @@ export const HEARTBEAT_STALE_MS = 500;
 /** Waits shorter than this never look at heartbeats. */
 const SAMPLE_AFTER_MS = 100;
 
-type KernelEngine = { runKernelFunc(params: unknown): unknown };
+type KernelEngine = {
+  runKernelFunc(params: unknown): unknown;
+  read(dataId: unknown): Promise<unknown>;
+};
 /** The board each tfjs engine reports its kernels to (a thread that joins a second world reports to the new one). */
 const kernelSinks = new WeakMap<object, { board: CallBoard; rank: number }>();
 
@@ -17,7 +20,8 @@ const kernelSinks = new WeakMap<object, { board: CallBoard; rank: number }>();
  * heartbeat stopped is running synchronous work: while its tfjs kernels keep starting (or one is running)
  * it is computing and alive, so waiting for it is bounded by the run's time limit, not by the collective
  * watchdog; a thread that runs a whole watchdog period with no kernel and no collective is spinning
- * (an endless loop), and its waiting peers end the run. A peer whose heartbeat still moves is idle or
+ * (an endless loop), and its waiting peers end the run. A peer awaiting a read of its own device (WebGPU)
+ * computes too. A peer whose heartbeat still moves is otherwise idle or
  * waiting on something else, and one inside a collective should progress.
  */
 export class PeerLiveness {
@@ -54,6 +58,19 @@ export class PeerLiveness {
         sink.board.kernelEdge(sink.rank);
       }
     };
+    // A rank awaiting its device (WebGPU readbacks, first shader compiles take seconds on a slow
+    // adapter) is computing, not stuck: its peers wait for it within the run's time limit.
+    const read = engine.read.bind(engine);
+    engine.read = (dataId: unknown) => {
+      const sink = kernelSinks.get(engine)!;
+      sink.board.awaitEdge(sink.rank, 1);
+      return read(dataId).finally(() => sink.board.awaitEdge(sink.rank, -1));
+    };
+  }
+
+  /** True while `peer`, outside every collective, awaits a tfjs read of its own device. */
+  awaitingDevice(peer: number): boolean {
+    return this.#board.callOf(peer).state !== 1 && this.#board.awaitingReads(peer) > 0;
   }
 
   /**
@@ -62,7 +79,7 @@ export class PeerLiveness {
    */
   spinningMs(peer: number): number {
     const t = this.#now();
-    if (!this.busy(peer)) {
+    if (!this.busy(peer) || this.awaitingDevice(peer)) {
       this.#kernels.delete(peer);
       return 0;
     }
@@ -77,7 +94,10 @@ export class PeerLiveness {
 
   /** What a wait on `peer` asks of it. */
   of(peer: number): { busy(): boolean; spinningMs(): number } {
-    return { busy: () => this.busy(peer), spinningMs: () => this.spinningMs(peer) };
+    return {
+      busy: () => this.busy(peer) || this.awaitingDevice(peer),
+      spinningMs: () => this.spinningMs(peer),
+    };
   }
 
   /** True while `peer` is outside every collective with its thread busy (heartbeat stale). */

@@ -147,6 +147,19 @@ describe('a peer busy computing is alive, not stuck (issue 19, item 3)', () => {
     expect(out[0]!.ms).toBeGreaterThan(2000);
   });
 
+  it('a rank awaiting a slow read of its own device (WebGPU) 3× the watchdog does not fail its peers', async () => {
+    w = await startWorld(2, { watchdogMs: 800, withTensors: true });
+    const out = await w.values<Timed & { values?: unknown[] }>('busyThenCalls', {
+      busy: 1,
+      ms: 2400,
+      awaitDevice: true,
+      calls: [{ kind: 'allReduce', input: new Float32Array([1, 2]) }],
+    });
+    for (const o of out) expect(o, JSON.stringify(o)).toMatchObject({ ok: true });
+    expect(Array.from(out[0]!.values![0] as Float32Array)).toEqual([2, 4]);
+    expect(out[0]!.ms).toBeGreaterThan(2000);
+  });
+
   it('a recv from a sender that computes 3× the watchdog first completes', async () => {
     w = await startWorld(2, { watchdogMs: 800, withTensors: true });
     const out = await w.values<Timed>('busyThenCalls', { busy: 0, ms: 2400, calls: [], p2p: true });

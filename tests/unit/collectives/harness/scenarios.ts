@@ -184,10 +184,30 @@ export const scenarios = {
   /** Rank `busy` computes synchronously for `ms` (its thread never yields) before its calls; the rest call at once. */
   async busyThenCalls(
     ctx: ScenarioContext,
-    a: { busy: number; ms: number; calls: RawCall[]; p2p?: boolean; spin?: boolean },
+    a: {
+      busy: number;
+      ms: number;
+      calls: RawCall[];
+      p2p?: boolean;
+      spin?: boolean;
+      awaitDevice?: boolean;
+    },
   ) {
     const t0 = performance.now();
-    if (ctx.rank === a.busy && a.spin)
+    if (ctx.rank === a.busy && a.awaitDevice) {
+      // A slow device (a WebGPU readback behind first shader compiles): the read settles after `ms`, the event loop idles.
+      const tf = await import('@tensorflow/tfjs');
+      const backend = tf.backend() as unknown as { read(id: unknown): Promise<unknown> };
+      const read = backend.read.bind(backend);
+      backend.read = async (id) => {
+        await new Promise((r) => setTimeout(r, a.ms));
+        return read(id);
+      };
+      const t = tf.tensor([1, 2]);
+      await t.data();
+      t.dispose();
+      backend.read = read;
+    } else if (ctx.rank === a.busy && a.spin)
       while (performance.now() - t0 < a.ms) {
         /* a loop that computes nothing: no tfjs op, no collective */
       }

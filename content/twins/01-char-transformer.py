@@ -1,0 +1,168 @@
+"""PyTorch twin of 01-char-transformer.ts: a small decoder-only, character-level transformer trained three ways at once
+on every rank: with DistributedDataParallel on this rank's shard of each global batch, with FSDP2's fully_shard on the
+same shard (the whole model one unit: each rank keeps a 1/world slice of every weight and of Adam's state), and, on
+rank 0, as one device on the whole batch. Same init, same data, same Adam (torch.optim.Adam, which the playground's
+Adam copies operation for operation): the losses and the final weights agree to float32 rounding. The playground's
+plot.line charts are drawn on its page only; this twin prints just its console lines.
+
+Run: torchrun --nproc_per_node=4 01-char-transformer.py   (ranks_twin.py next to this file)
+On CPUs (Gloo) it needs PyTorch 2.6 or newer for its FSDP part, as on GPUs: fully_shard (FSDP2) is public in torch.distributed.fsdp from 2.6, and its default mesh is the CPU one when there is no accelerator (_fsdp_init.py, _init_default_fully_shard_mesh). On older PyTorch (CI has 1.13) it trains DDP and one device only and prints n/a where the FSDP numbers go.
+"""
+import math
+import time
+
+import torch
+import torch.distributed as dist
+import torch.nn as nn
+import torch.nn.functional as F
+from torch.nn.parallel import DistributedDataParallel
+
+from ranks_twin import Lcg, exponential, fixed, js_str, random_normal, say, start, finish
+
+# By version, not try/except: 1.13's torch.distributed.fsdp (FSDP1) fails to import on Python 3.11 with a ValueError.
+if tuple(int(v) for v in torch.__version__.split("+")[0].split(".")[:2]) >= (2, 6):
+    from torch.distributed.fsdp import fully_shard
+else:
+    fully_shard = None  # no public FSDP2 before 2.6
+
+rank, world, device = start()
+text = "Data parallelism copies the model to every rank and splits the batch. Each rank computes gradients on its own examples; an all-reduce averages them, and every replica takes the same step. Nothing about the mathematics changes: the average of the shard gradients is the gradient of the whole batch."
+vocab = sorted(set(text))
+V = len(vocab)
+ids = torch.tensor([vocab.index(c) for c in text])
+s, h, heads, layers, global_batch, steps = 16, 32, 4, 2, 8, 8
+dh = h // heads
+n = world
+if global_batch % n != 0:
+    raise SystemExit(f"global batch {global_batch} must divide by the world size {n}")
+per = global_batch // n
+causal = torch.triu(torch.ones(s, s), diagonal=1).mul(-1e9).to(device)  # 0 on and below the diagonal, −1e9 above
+
+
+class CharTransformer(nn.Module):
+    """Embeddings, pre-norm causal attention + 4h MLP blocks (LayerNorm without affine), output head."""
+
+    def __init__(self):
+        super().__init__()
+
+        def r(shape, seed):
+            return nn.Parameter(random_normal(shape, 0, 0.08, seed=seed))  # the same seeds on every rank
+
+        ps = [r([V, h], 1), r([s, h], 2)]
+        for l in range(layers):
+            ps += [r([h, 3 * h], 10 + l), r([h, h], 20 + l), r([h, 4 * h], 30 + l), r([4 * h, h], 40 + l)]
+        ps.append(r([h, V], 3))
+        # Plain attributes, read afresh in forward: FSDP2 swaps each module's registered parameters (sharded ↔ whole).
+        self.count = len(ps)
+        for i, p in enumerate(ps):
+            self.register_parameter(f"p{i}", p)
+
+    def forward(self, x):
+        p, rows = [getattr(self, f"p{i}") for i in range(self.count)], x.shape[0]
+        y = p[0][x] + p[1]  # an embedding lookup: the playground's one-hot × table
+        for l in range(layers):
+            wqkv, wo, w1, w2 = p[2 + 4 * l:6 + 4 * l]
+            qkv = F.layer_norm(y, (h,), eps=1e-5) @ wqkv
+            q, k, v = (qkv[:, :, i * h:(i + 1) * h].reshape(rows, s, heads, dh).transpose(1, 2) for i in range(3))
+            att = (q @ k.transpose(-1, -2) / math.sqrt(dh) + causal).softmax(-1)
+            y = y + (att @ v).transpose(1, 2).reshape(rows, s, h) @ wo
+            y = y + F.relu(F.layer_norm(y, (h,), eps=1e-5) @ w1) @ w2
+        return F.layer_norm(y, (h,), eps=1e-5) @ p[-1]
+
+
+def batch(t):
+    """The global batch of step t, the same on every rank: windows of s characters and their next characters."""
+    lcg = Lcg(1000 + t)
+    starts = [math.floor((lcg.value() + 1) / 2 * (len(ids) - s - 1)) for _ in range(global_batch)]
+    x = torch.stack([ids[a:a + s] for a in starts]).to(device)
+    y = torch.stack([ids[a + 1:a + s + 1] for a in starts]).to(device)
+    return x, y
+
+
+def train_step(model, optimizer, x, y):
+    """Next-character cross-entropy averaged over rows and positions; returns the loss before the update."""
+    optimizer.zero_grad()
+    loss = F.cross_entropy(model(x).reshape(-1, V), y.reshape(-1))
+    loss.backward()
+    optimizer.step()
+    return loss.item()
+
+
+def averaged(local):
+    """The mean of the ranks' shard losses (equal shards: the batch mean). SUM then ÷ n: Gloo lacks AVG before 2.x."""
+    total = torch.tensor([local], device=device)
+    dist.all_reduce(total, op=dist.ReduceOp.SUM)
+    return total.item() / n
+
+
+def adam(model):
+    return torch.optim.Adam(model.parameters(), lr=3e-3)
+
+
+ddp = DistributedDataParallel(CharTransformer().to(device))  # gradients all-reduced (averaged) in backward
+ddp_opt = adam(ddp)
+fsdp = None
+if fully_shard is not None:
+    fsdp = CharTransformer().to(device)
+    fully_shard(fsdp)  # one unit: every parameter becomes a dim-0 DTensor shard; grads reduce-scattered (averaged)
+    fsdp_opt = adam(fsdp)  # Adam's state is built on the shards, so it is sharded too
+# The one-device reference runs on rank 0 only (the whole batch, every step); its verdicts are broadcast.
+single = CharTransformer().to(device) if rank == 0 else None
+single_opt = adam(single) if single is not None else None
+worst_loss_gap = first_loss = last_loss = 0.0
+ms = {"ddp": 0.0, "fsdp": 0.0, "single": 0.0}
+
+
+def timed(which, step):
+    t0 = time.perf_counter()
+    loss = step()
+    ms[which] += (time.perf_counter() - t0) * 1000
+    return loss
+
+
+for t in range(steps):
+    x, y = batch(t)
+    mine_x, mine_y = x[rank * per:(rank + 1) * per], y[rank * per:(rank + 1) * per]  # this rank's shard
+    # Each rank trains on its shard: DDP all-reduces the gradients, FSDP reduce-scatters them.
+    ddp_loss = averaged(timed("ddp", lambda: train_step(ddp, ddp_opt, mine_x, mine_y)))
+    fsdp_loss = averaged(timed("fsdp", lambda: train_step(fsdp, fsdp_opt, mine_x, mine_y))) if fsdp else None
+    if t == 0:
+        first_loss = ddp_loss
+    last_loss = ddp_loss
+    if single is not None:
+        reference = timed("single", lambda: train_step(single, single_opt, x, y))
+        gaps = [abs(ddp_loss - reference)] + ([abs(fsdp_loss - reference)] if fsdp else [])
+        worst_loss_gap = max(worst_loss_gap, *gaps)
+        if t % 4 == 0 or t == steps - 1:
+            fsdp_text = fixed(fsdp_loss, 4) if fsdp else "n/a"
+            say(f"step {t:>2}: loss {fixed(ddp_loss, 4)} DDP, {fsdp_text} FSDP, {fixed(reference, 4)} one device")
+
+ddp_w = [p.detach() for p in ddp.module.parameters()]
+fsdp_w = [p.full_tensor().detach() for p in fsdp.parameters()] if fsdp else None  # all-gathers every rank's shards
+
+
+def gap(ws):
+    return max((a - b).abs().max().item() for a, b in zip(ws, single.parameters()))
+
+
+mine = [worst_loss_gap, gap(ddp_w), gap(fsdp_w) if fsdp else 0.0, ms["single"] / steps] if single is not None else [0.0] * 4
+verdict = torch.tensor(mine, dtype=torch.float32, device=device)
+dist.broadcast(verdict, src=0)
+loss_gap, ddp_gap, fsdp_gap, single_ms = verdict.tolist()
+count = sum(p.numel() for p in ddp.module.parameters())
+
+
+def per_step(total):
+    return f"{fixed(total / steps, 0)} ms"
+
+
+fsdp_ms = per_step(ms["fsdp"]) if fsdp else "n/a"
+say(f"vocabulary {V} characters, {count} parameters; per step: DDP {per_step(ms['ddp'])}, FSDP {fsdp_ms}, one device {fixed(single_ms, 0)} ms ({device.type})")
+fsdp_gap_text = exponential(fsdp_gap, 1) if fsdp else "n/a"
+say(f"loss fell from {fixed(first_loss, 2)} to {fixed(last_loss, 2)}: {js_str(last_loss < first_loss - 0.5)}; largest loss gap {exponential(loss_gap, 1)}, largest weight gap DDP {exponential(ddp_gap, 1)}, FSDP {fsdp_gap_text}")
+say(f"DDP on {n} ranks matches one device (tolerance 1e-4): {js_str(ddp_gap < 1e-4 and loss_gap < 1e-4)}")
+if fsdp:
+    say(f"FSDP on {n} ranks matches one device (tolerance 1e-4): {js_str(fsdp_gap < 1e-4 and loss_gap < 1e-4)}")
+else:
+    say(f"FSDP on {n} ranks matches one device (tolerance 1e-4): n/a, fully_shard (FSDP2) needs PyTorch 2.6 or newer, this is {torch.__version__}")
+finish()

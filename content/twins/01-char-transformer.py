@@ -7,6 +7,9 @@ plot.line charts are drawn on its page only; this twin prints just its console l
 
 Run: torchrun --nproc_per_node=4 01-char-transformer.py   (ranks_twin.py next to this file)
 On CPUs (Gloo) it needs PyTorch 2.6 or newer for its FSDP part, as on GPUs: fully_shard (FSDP2) is public in torch.distributed.fsdp from 2.6, and its default mesh is the CPU one when there is no accelerator (_fsdp_init.py, _init_default_fully_shard_mesh). On older PyTorch (CI has 1.13) it trains DDP and one device only and prints n/a where the FSDP numbers go.
+FSDP2 averages fp32 gradients with a ReduceOp.AVG reduce-scatter (_fsdp_collectives.py, _get_gradient_divide_factors);
+pytorch/pytorch#162338 reports Gloo summing there instead on some versions. Adam hides that scale (m/√v is unchanged
+but for eps), so the FSDP verdict would still hold; SGD would not.
 """
 import math
 import time

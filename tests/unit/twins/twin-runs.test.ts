@@ -201,7 +201,7 @@ for v in json.loads(sys.argv[1]):
 
     for (const world of WORLDS) {
       for (const c of RUNNABLE) {
-        it(`${c.playground} on ${world} ranks (tolerance abs ${c.abs}, rel ${c.rel}: ${c.why})`, async () => {
+        it(`${c.playground} on ${world} ranks (tolerance abs ${c.abs}, rel ${c.rel}: ${c.why}${c.unavailable ? `; where the twin prints n/a: ${c.unavailable.why}` : ''})`, async () => {
           const ts = await runPlayground(c, world);
           const py = await driver.get(world)!;
           expect(py.failure, `${py.failure}\n${py.stderr.slice(-2000)}`).toBeUndefined();

@@ -2,8 +2,11 @@
  * What a playground's cluster selector offers, computed at build time from the one preset list, so the
  * page ships the choices as HTML and no preset data as JavaScript.
  */
-import { CLUSTER_PRESETS, type ClusterPreset } from '../../../playground/simulation/presets.ts';
-import { MAX_REAL_RANKS } from '../../../playground/simulation/cluster-shape.ts';
+import {
+  CLUSTER_PRESETS,
+  MAX_REAL_RANKS,
+  type ClusterPreset,
+} from '../../../playground/simulation/index.ts';
 
 /** The option value of the reader's own machine: real time, no cluster model. */
 export const LAPTOP = 'laptop';

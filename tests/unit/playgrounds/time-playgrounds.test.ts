@@ -8,6 +8,7 @@ import {
   NODE_CHOICES,
 } from '../../../src/lib/playground/cluster-choices.ts';
 import { rawEmbeds, readProgram } from '../../playground-manifest.ts';
+import { DDP_EXAMPLE } from '../../../src/lib/figures/ddp-time-example.ts';
 
 const chapter = (f: string) => readFileSync(`content/chapters/${f}`, 'utf8');
 const embed = (file: string, src: string) => rawEmbeds(file).find((e) => e.src === src)!;
@@ -32,13 +33,20 @@ describe('the cluster selector offers the one preset list', () => {
 });
 
 describe('what the time playgrounds charge is what their prose says', () => {
+  it('chapter 4’s bucket sweep charges the model its prose names', () => {
+    const mdx = chapter('04-inside-ddp.mdx');
+    const prose = /export const bucketSweepParams = ([\d.e]+);/.exec(mdx)![1]!;
+    const program = readProgram('04-bucket-sweep.ts');
+    expect(Number(/chargedParams = ([\d.e]+);/.exec(program)![1])).toBe(Number(prose));
+  });
+
   it('chapter 4 exercise 3 charges the scaling paragraph’s model and tokens per GPU', () => {
     const mdx = chapter('04-inside-ddp.mdx');
-    const scaling = /export const scaling = \{ params: ([\d.e]+),/.exec(mdx)![1]!;
-    const tokens = /export const tokens = \{ large: (\d+),/.exec(mdx)![1]!;
+    expect(mdx).toContain('export const scaling = { params: DDP_EXAMPLE.params,');
+    expect(mdx).toContain('export const tokens = DDP_EXAMPLE.tokens;');
     const program = readProgram('04-communication-overhead.ts');
-    expect(Number(/params: ([\d.e]+), tokensPerStep/.exec(program)![1])).toBe(Number(scaling));
-    expect(Number(/tokensPerGpu = (\d+)/.exec(program)![1])).toBe(Number(tokens));
+    expect(Number(/params: ([\d.e]+), tokensPerStep/.exec(program)![1])).toBe(DDP_EXAMPLE.params);
+    expect(Number(/tokensPerGpu = (\d+)/.exec(program)![1])).toBe(DDP_EXAMPLE.tokens.large);
     expect(embed('04-inside-ddp.mdx', '04-communication-overhead.ts').cluster).toEqual({
       preset: 'h100-ndr',
       nodes: 2,

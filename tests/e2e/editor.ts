@@ -3,9 +3,11 @@ import { expect, type Locator, type Page } from '@playwright/test';
 /** The first playground on the page. */
 export const firstPlayground = (page: Page): Locator => page.locator('[data-playground]').first();
 
-/** Opens Monaco on a playground by clicking its listing. */
+/** Opens Monaco on a playground by clicking its listing (after a Run the editor may already be opening). */
 export async function openEditor(root: Locator): Promise<void> {
-  await root.locator('[data-listing]').click();
+  const listing = root.locator('[data-listing]');
+  // The editor replaces the listing when it has loaded, so the click may find it gone: that is fine.
+  if (await listing.isVisible()) await listing.click({ timeout: 5_000 }).catch(() => {});
   await expect(root.locator('.monaco-editor')).toBeVisible({ timeout: 30_000 });
 }
 

@@ -1,3 +1,4 @@
+import { openEditor } from './editor';
 import { test, expect } from '@playwright/test';
 
 test.describe('interview questions', () => {
@@ -75,6 +76,7 @@ test.describe('interview questions', () => {
     // Paste the revealed solution into the editor and run again.
     await ex.locator('details.solution summary').click();
     const solution = await ex.locator('details.solution pre').innerText();
+    await openEditor(ex);
     await ex.locator('.monaco-editor .view-lines').click();
     await page.keyboard.press('ControlOrMeta+A');
     await page.keyboard.press('Delete');
@@ -104,6 +106,7 @@ test.describe('interview questions', () => {
       await expect(ex.locator('[data-failures] li').first()).toContainText(/^rank \d: /);
       await ex.locator('details.solution summary').click();
       const solution = await ex.locator('details.solution pre').innerText();
+      await openEditor(ex);
       await ex.locator('.monaco-editor .view-lines').click();
       await page.keyboard.press('ControlOrMeta+A');
       await page.keyboard.press('Delete');

@@ -89,4 +89,7 @@ def main(paths):
 
 
 if __name__ == "__main__":
+    # torchrun --tee tails each rank's redirected stdout with readline(): a block-buffered flush that ends
+    # mid-line reaches the test as two broken lines (seen in CI: a twin's line lost). One write per line.
+    sys.stdout.reconfigure(line_buffering=True)
     main(sys.argv[1:])

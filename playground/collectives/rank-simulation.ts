@@ -248,18 +248,7 @@ export class RankSimulation {
     bytes: number,
   ): void {
     this.#commFree = end;
-    this.#stepComm += duration;
-    this.#push({
-      rank: this.rank,
-      lane: 'comm',
-      name,
-      start: arrival,
-      end,
-      step: this.#step,
-      bytes,
-    });
-    work.end = end;
-    this.clock.advance();
+    this.#finishComm(work, arrival, end, duration, name, bytes);
   }
 
   /** Send and receive time between this rank and `peer`: one hop of the topology. */
@@ -281,7 +270,19 @@ export class RankSimulation {
     bytes: number,
   ): void {
     this.#p2pFree.set(key, end);
-    this.#stepComm += end - arrival;
+    this.#finishComm(work, arrival, end, end - arrival, name, bytes);
+  }
+
+  /** Counts `seconds` of communication in this step, draws the span, and releases what waits on `work`. */
+  #finishComm(
+    work: PendingEnd,
+    arrival: number,
+    end: number,
+    seconds: number,
+    name: string,
+    bytes: number,
+  ): void {
+    this.#stepComm += seconds;
     this.#push({
       rank: this.rank,
       lane: 'comm',

@@ -25,6 +25,22 @@ export interface FullyShardOptions extends DataParallelOptions {
   reshardAfterForward?: boolean | number;
   /** 1-D: shard over every rank (FSDP). 2-D [replicate, shard]: shard within a row, replicate across rows (HSDP). */
   mesh?: DeviceMesh;
+  /**
+   * How many units ahead each unit issues all-gathers in forward, before its own compute. Default 1;
+   * 0 turns prefetch off (a unit's all-gather is issued when the unit is reached). PyTorch's FSDP2 takes
+   * a list of modules per module (`FSDPModule.set_modules_to_forward_prefetch`); here one count serves
+   * every unit. Without it FSDP2 still overlaps on a GPU because the CPU runs ahead of the kernels; a
+   * rank here issues in program order at its compute clock (like a CPU-bound host), so 0 exposes them.
+   */
+  forwardPrefetch?: number;
+  /**
+   * How many units ahead (in backward order) each unit issues all-gathers in backward, before its
+   * gradient computation. Default 1, FSDP2's implicit prefetch (`FSDPParamGroup._backward_prefetch`, by
+   * reverse post-forward order) and FSDP1's `BackwardPrefetch.BACKWARD_PRE`; a list per module is
+   * `set_modules_to_backward_prefetch`. 0 is FSDP1's `backward_prefetch=None`: the next all-gather is
+   * issued after this unit's reduce-scatter and waits behind it on the communication stream.
+   */
+  backwardPrefetch?: number;
 }
 
 /** One `fully_shard` unit: a layer's parameters, all-gathered in one collective and reduce-scattered in one. */
@@ -40,11 +56,13 @@ export interface FullyShardUnit {
  * FSDP2 (`torch.distributed.fsdp.fully_shard`) over a {@link Sequential}: one unit per layer with
  * parameters, each parameter sharded on dim 0 across the shard group (uneven dim 0 padded with zero rows,
  * as DTensor's `Shard(0)` does), all-gathered per unit before its forward and again before its backward,
- * with the next unit's all-gather issued before this unit computes (prefetch), and gradients
- * reduce-scattered per unit as soon as its backward ends (then all-reduced across replicas under HSDP).
+ * with the next unit's all-gather issued before this unit computes (prefetch, `forwardPrefetch` and
+ * `backwardPrefetch` units ahead), and gradients reduce-scattered per unit as soon as its backward ends (then all-reduced across replicas under HSDP).
  */
 export class FullyShardedDataParallel extends DataParallelBase {
   readonly reshardAfterForward: boolean | number;
+  readonly forwardPrefetch: number;
+  readonly backwardPrefetch: number;
   readonly mesh: MeshGroups;
   readonly units: readonly FullyShardUnit[];
   private readonly unitOfLayer: (number | null)[];
@@ -61,6 +79,8 @@ export class FullyShardedDataParallel extends DataParallelBase {
   constructor(model: TrainableModel, opts: FullyShardOptions) {
     super(toSequential(model), resolveDist(opts.dist), opts);
     const reshard = opts.reshardAfterForward ?? true;
+    this.forwardPrefetch = prefetchCount('forwardPrefetch', opts.forwardPrefetch);
+    this.backwardPrefetch = prefetchCount('backwardPrefetch', opts.backwardPrefetch);
     this.mesh = meshGroups(this.dist, opts.mesh);
     const s = this.mesh.shardSize;
     if (
@@ -156,9 +176,13 @@ export class FullyShardedDataParallel extends DataParallelBase {
     });
   }
 
-  private neighbour(u: number, phase: 'forward' | 'backward'): number | null {
-    const next = phase === 'forward' ? u + 1 : u - 1;
-    return next >= 0 && next < this.units.length ? next : null;
+  /** The units whose all-gathers unit `u` issues ahead of its compute in `phase`, nearest first. */
+  private prefetchTargets(u: number, phase: 'forward' | 'backward'): number[] {
+    const ahead = phase === 'forward' ? this.forwardPrefetch : this.backwardPrefetch;
+    const step = phase === 'forward' ? 1 : -1;
+    return Array.from({ length: ahead }, (_, i) => u + step * (i + 1)).filter(
+      (v) => v >= 0 && v < this.units.length,
+    );
   }
 
   private needsBackwardGather(): boolean {
@@ -171,10 +195,8 @@ export class FullyShardedDataParallel extends DataParallelBase {
     const unit = this.units[u]!;
     if (phase === 'backward' && !this.needsBackwardGather()) return this.kept.get(u)!;
     const pending = this.gather(u, phase);
-    // Prefetch: issue the next unit's all-gather before computing this one, so it arrives during the compute.
-    const next = this.neighbour(u, phase);
-    if (next !== null && (phase === 'forward' || this.needsBackwardGather()))
-      this.gather(next, phase);
+    // Prefetch: issue the next units' all-gathers before computing this one, so they arrive during the compute.
+    for (const next of this.prefetchTargets(u, phase)) this.gather(next, phase);
     const all = await pending.done;
     this.gathers.delete(u);
     const params = this.unpack(
@@ -328,12 +350,21 @@ export class FullyShardedDataParallel extends DataParallelBase {
   }
 }
 
+function prefetchCount(name: string, value: number | undefined): number {
+  const n = value ?? 1;
+  if (!Number.isInteger(n) || n < 0)
+    throw new Error(
+      `fullyShard: ${name} is how many units ahead to all-gather (0 = off), not ${value}`,
+    );
+  return n;
+}
+
 /**
  * FSDP2's `fully_shard` for the playground: shards every parameter on dim 0 across the mesh's shard
  * dimension, one unit per layer, after syncing every rank to rank 0's parameters.
  * @param model The model; every rank passes the same architecture.
- * @param opts `optimizer`, and optionally `reshardAfterForward` (true, false or a group size) and `mesh`
- *   (from `initDeviceMesh`; 2-D means HSDP).
+ * @param opts `optimizer`, and optionally `reshardAfterForward` (true, false or a group size), `mesh`
+ *   (from `initDeviceMesh`; 2-D means HSDP), and `forwardPrefetch` / `backwardPrefetch` (units ahead, default 1, 0 off).
  * @returns A trainer with `backward`, `step`, `trainStep`, `noSync` and `snapshot` like DDP's.
  * @example const fsdp = await fullyShard(model, { optimizer: new Adam({ lr: 0.01 }), reshardAfterForward: true });
  */

@@ -29,6 +29,9 @@ const ys = tf.gather(y, rows);
 const makers = {
   'fully-shard': (m, o) => ranks.fullyShard(m, o),
   'fully-shard-keep': (m, o) => ranks.fullyShard(m, { ...o, reshardAfterForward: false }),
+  'fully-shard-no-prefetch': (m, o) => ranks.fullyShard(m, { ...o, forwardPrefetch: 0, backwardPrefetch: 0 }),
+  'fully-shard-prefetch-2': (m, o) => ranks.fullyShard(m, { ...o, forwardPrefetch: 2, backwardPrefetch: 2 }),
+  'fsdp1-no-backward-prefetch': (m, o) => ranks.FSDP(m, { ...o, backwardPrefetch: null }),
   'fsdp1-FULL_SHARD': (m, o) => ranks.FSDP(m, { ...o, shardingStrategy: 'FULL_SHARD' }),
 };
 for (const [name, make] of Object.entries(makers)) {
@@ -44,6 +47,9 @@ for (const [name, make] of Object.entries(makers)) {
 let error = '';
 try { await ranks.fullyShard(ranks.referenceModel(), { optimizer: new ranks.SGD({ lr: 0.1 }), reshardAfterForward: 2 }); } catch (e) { error = e.message; }
 report({ name: 'bad-int', steps: [], moved: {}, error });
+error = '';
+try { await ranks.fullyShard(ranks.referenceModel(), { optimizer: new ranks.SGD({ lr: 0.1 }), backwardPrefetch: -1 }); } catch (e) { error = e.message; }
+report({ name: 'bad-prefetch', steps: [], moved: {}, error });
 `;
 
 describe('fullyShard at world 3 (uneven dim 0, 6/5/5 rows) equals single-device training', () => {
@@ -54,7 +60,14 @@ describe('fullyShard at world 3 (uneven dim 0, 6/5/5 rows) equals single-device 
     records = await runRanks<Rec & { error?: string }>(program, 3);
   }, 240_000);
 
-  for (const name of ['fully-shard', 'fully-shard-keep', 'fsdp1-FULL_SHARD']) {
+  for (const name of [
+    'fully-shard',
+    'fully-shard-keep',
+    'fully-shard-no-prefetch',
+    'fully-shard-prefetch-2',
+    'fsdp1-no-backward-prefetch',
+    'fsdp1-FULL_SHARD',
+  ]) {
     it(`${name} + adam matches after each of 5 steps (1e-5), on every rank`, () => {
       for (const rank of records) {
         const run = rank.find((r) => r.name === name)!;
@@ -68,6 +81,18 @@ describe('fullyShard at world 3 (uneven dim 0, 6/5/5 rows) equals single-device 
   it('reshardAfterForward: false skips the backward all-gathers', () => {
     const bytes = (name: string) => records[0]!.find((r) => r.name === name)!.moved.allGather ?? 0;
     expect(bytes('fully-shard-keep')).toBeLessThan(bytes('fully-shard'));
+  });
+
+  it('prefetch changes when all-gathers are issued, not how many bytes move', () => {
+    const moved = (name: string) => records[0]!.find((r) => r.name === name)!.moved;
+    expect(moved('fully-shard-no-prefetch')).toEqual(moved('fully-shard'));
+    expect(moved('fully-shard-prefetch-2')).toEqual(moved('fully-shard'));
+  });
+
+  it('a negative prefetch count fails at the wrapper call, saying what it counts', () => {
+    expect(records[0]!.find((r) => r.name === 'bad-prefetch')!.error).toMatch(
+      /backwardPrefetch is how many units ahead to all-gather \(0 = off\), not -1/,
+    );
   });
 
   it('an int that does not divide the shard group fails at the wrapper call, saying what must divide', () => {

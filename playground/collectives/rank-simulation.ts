@@ -92,6 +92,7 @@ export class RankSimulation {
   #label = 'compute';
   #bookkeeping = false;
   #uncharged = 0;
+  #lastStep: VirtualStepRank | null = null;
   readonly #trace: VirtualTraceEvent[] = [];
   /** Set by the runtime: marks this rank dead in shared memory and parks it. */
   onDeath: (step: number) => Promise<never> = () => new Promise<never>(() => {});
@@ -324,6 +325,7 @@ export class RankSimulation {
       ...(asModel ? { chargedAs: { ...asModel } } : {}),
     };
     this.flushTrace();
+    this.#lastStep = report;
     this.#sinks.step(report);
     this.#step++;
     this.#stepStart = end;
@@ -362,6 +364,7 @@ export class RankSimulation {
       chargeAs: (as: ChargeAs, actual: ActualSize) => this.chargeAs(as, actual),
       compute: (seconds: number, label?: string) => this.compute(seconds, label),
       endStep: () => this.endStep(),
+      lastStep: () => (this.#lastStep ? { ...this.#lastStep } : null),
     });
   }
 }

@@ -413,6 +413,24 @@ const PRIMARY_SOURCES_1_TO_6: PrimaryCitation[] = [
       'P. Patarasuk, X. Yuan, "Bandwidth optimal all-reduce algorithms for clusters of workstations", JPDC 69(2), 2009, section 3 (lower bound)',
     url: 'https://doi.org/10.1016/j.jpdc.2008.09.002',
   },
+  {
+    claim:
+      'FSDP2 prefetches one unit ahead in backward by default (reverse post-forward order) unless set_modules_to_backward_prefetch gives a list, has set_modules_to_forward_prefetch for explicit forward prefetch, and has no switch that turns backward prefetch off; the forwardPrefetch / backwardPrefetch counts of fullyShard stand for those lists.',
+    chapter: C6,
+    anchor: 'prefetching-and-overlap',
+    source:
+      'pytorch/pytorch torch/distributed/fsdp/_fully_shard/_fsdp_state.py FSDPState._pre_backward (default_prefetch = len(self._states_to_backward_prefetch) == 0) and _pre_forward; _fully_shard.py FSDPModule.set_modules_to_forward_prefetch, set_modules_to_backward_prefetch',
+    url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/fsdp/_fully_shard/_fsdp_state.py',
+  },
+  {
+    claim:
+      "FSDP1's backward_prefetch: BACKWARD_PRE issues the next all-gather before the current gradient computation, BACKWARD_POST after it, None not at all; collectives issued on different streams contend for the same per-device NCCL stream, so an unprefetched all-gather waits behind the reduce-scatter.",
+    chapter: C6,
+    anchor: 'prefetching-and-overlap',
+    source:
+      'pytorch/pytorch torch/distributed/fsdp/api.py BackwardPrefetch docstring; torch/distributed/fsdp/_runtime_utils.py _post_backward_reshard (_prefetch_handle before _reduce_grad)',
+    url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/fsdp/api.py',
+  },
 ];
 
 /** /chapters/<slug without NN->/ for a chapter file name. */

@@ -10,7 +10,7 @@ import { clusterShape, predictCollective } from '../../../playground/simulation/
  * 4-rank runs of a 7-layer MLP for 3 steps (about 3 s each on an idle 2-core machine).
  */
 const program = (trainer: string) => `import * as tf from '@tensorflow/tfjs';
-import { dist, DDP, ZeRO, mlp, SGD } from 'ranks';
+import { dist, DDP, ZeRO, fullyShard, mlp, SGD } from 'ranks';
 const model = mlp([64, 128, 128, 128, 128, 128, 64], { seed: 1 });
 const opts = { optimizer: new SGD({ lr: 0.01 }), chargeAs: { params: 1e9, tokensPerStep: 32768 } };
 const trainer = ${trainer};
@@ -24,6 +24,10 @@ const ddp = (overlap: boolean) =>
     `await DDP(model, { ...opts, bucketCapMB: 0.05, firstBucketCapMB: 0.05, overlap: ${overlap} })`,
   );
 const zero3 = program(`await ZeRO(model, { ...opts, stage: 3 })`);
+// ZeRO-3 then FSDP2 in one run (steps 0–2, then 3–5), so determinism for both costs two runs, not four.
+const zero3ThenFsdp = `${program(`await ZeRO(model, { ...opts, stage: 3 })`)}
+const fsdp = await fullyShard(mlp([64, 128, 128, 128, 128, 128, 64], { seed: 1 }), opts);
+for (let s = 0; s < 3; s++) await fsdp.trainStep(x, y);`;
 
 async function simulate(code: string, cluster: SimulatedClusterOptions) {
   const { result, record } = await runProgram({
@@ -64,6 +68,24 @@ describe('virtual time in real rank workers', { timeout: 400_000 }, () => {
     expect(quiet.steps[2]!.computeSeconds).toBeGreaterThan(0.3);
     expect(quiet.steps[2]!.mfu).toBeGreaterThan(0.4);
     expect(quiet.record.virtualTrace.some((e) => e.lane === 'comm' && e.rank === 3)).toBe(true);
+  });
+
+  it('the same 4-rank ZeRO-3 and FSDP program gives identical virtual step times twice, once with the machine busy', async () => {
+    const quiet = await simulate(zero3ThenFsdp, oneA100Node);
+    const busy = await whileBusy(() => simulate(zero3ThenFsdp, oneA100Node));
+    expect(quiet.failures).toEqual([]);
+    expect(quiet.steps).toHaveLength(6);
+    for (const key of ['seconds', 'computeSeconds', 'commSeconds', 'exposedCommSeconds'] as const)
+      expect(
+        busy.steps.map((s) => s[key]),
+        key,
+      ).toEqual(quiet.steps.map((s) => s[key]));
+    // Spans arrive in machine-dependent order across ranks and lanes; their times must not differ.
+    const spans = (r: typeof quiet) =>
+      r.record.virtualTrace
+        .map((e) => `${e.rank} ${e.lane} ${e.start} ${e.end} ${e.name} ${e.bytes ?? ''}`)
+        .sort();
+    expect(spans(busy)).toEqual(spans(quiet));
   });
 
   it('on two 100 GbE nodes, where communication is about as long as the backward, overlap cuts exposed communication ≥ 40 %', async () => {

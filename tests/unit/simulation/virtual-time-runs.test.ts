@@ -180,4 +180,23 @@ describe('virtual time in real rank workers', { timeout: 400_000 }, () => {
     );
     expect(run.failures.length).toBeGreaterThan(0);
   });
+  it('a rank that dies before a send makes its receiver time out naming it, in virtual time', async () => {
+    // Rank 2 sends to rank 3 every step and dies at the start of step 1: rank 3's second recv never completes.
+    const code = `import * as tf from '@tensorflow/tfjs';
+import { dist } from 'ranks';
+for (let step = 0; step < 2; step++) {
+  dist.simulation?.compute(0.01, 'forward');
+  if (dist.rank === 2) await dist.send(tf.ones([16]), { dst: 3 });
+  if (dist.rank === 3) await dist.recv([16], { src: 2 });
+  await dist.simulation?.endStep();
+}`;
+    const run = await simulate(code, { ...oneA100Node, deadRank: { rank: 2, atStep: 1 } });
+    expect(run.result.ok).toBe(false);
+    const failures = run.record.errors(3).map((l) => l.text);
+    expect(failures.join('\n')).toMatch(
+      /rank 3: recv\(16 float32\) from rank 2 timed out after 600 s of virtual time \(at 600\.020 s\): rank 2 never arrived/,
+    );
+    // The ranks that do not talk to rank 2 finish their steps.
+    expect(run.record.errors(0)).toEqual([]);
+  });
 });

@@ -318,7 +318,7 @@ export class FullyShardedDataParallel extends DataParallelBase {
             'fullyShard step: no reduced gradient shard (call backward outside noSync first)',
           );
         // Zero padding rows stay zero: their gradient is zero on every rank.
-        const out = this.optimizer.update(shard, grad, this.state[slot]!, this.steps);
+        const out = this.optimizerUpdate(shard, grad, this.state[slot]!);
         this.ledger.free(...this.state[slot]!, grad, shard);
         this.ledger.hold('optimizerState', ...out.state);
         this.ledger.hold('params', out.param);

@@ -86,6 +86,13 @@ describe('virtual time in real rank workers', { timeout: 400_000 }, () => {
         .map((e) => `${e.rank} ${e.lane} ${e.start} ${e.end} ${e.name} ${e.bytes ?? ''}`)
         .sort();
     expect(spans(busy)).toEqual(spans(quiet));
+    // FSDP's SGD step on rank 0's quarter of a model charged as 1e9 parameters: one fused fp32 pass,
+    // 12 bytes per parameter (read parameter and gradient, write parameter) over the A100's HBM.
+    const optimizer = quiet.record.virtualTrace
+      .filter((e) => e.rank === 0 && e.step === 4 && e.name === 'optimizer')
+      .reduce((a, e) => a + e.end - e.start, 0);
+    const hbm = clusterShape('a100-hdr', 1, 4).preset.gpu.hbmBandwidth.value;
+    expect(optimizer).toBeCloseTo(((1e9 / 4) * 12) / hbm, 9);
   });
 
   it('on two 100 GbE nodes, where communication is about as long as the backward, overlap cuts exposed communication ≥ 40 %', async () => {

@@ -4,8 +4,8 @@
 import * as tf from '@tensorflow/tfjs';
 import { dist, fullyShard, mlp, Lcg, SGD, SingleDeviceTrainer } from 'ranks';
 
-const widths = [128, 128, 128, 128, 128, 128, 128],
-  rows = 32,
+const widths = [64, 64, 64, 64, 64, 64, 64],
+  rows = 16,
   steps = 2,
   lr = 0.05,
   tokensPerGpu = 2048;

@@ -7,7 +7,9 @@ import { clusterShape, predictCollective } from '../../../playground/simulation/
 
 /**
  * Real rank workers on a simulated cluster: the virtual times come from the model only. Cost: seven
- * 4-rank runs of a 7-layer MLP for 3 steps (about 3 s each on an idle 2-core machine).
+ * 4-rank runs of a 7-layer MLP for 3 steps (about 3 s each on an idle 2-core machine), two runs of it
+ * for 6 steps (ZeRO-3 then FSDP), chapter 6's prefetch playground once and a 2-step send/recv run: under
+ * the same load these took about 2×, 1× and 0.3× the DDP determinism test's two runs.
  */
 const program = (trainer: string) => `import * as tf from '@tensorflow/tfjs';
 import { dist, DDP, ZeRO, fullyShard, mlp, SGD } from 'ranks';

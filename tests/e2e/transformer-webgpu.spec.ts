@@ -23,7 +23,7 @@ const source = readFileSync(
 );
 const program = TINY.reduce((code, [from, to]) => code.replace(from, to), source);
 
-// Opt-in (RANKS_WEBGPU_TRANSFORMER=1): a run takes about 70 s at 4 ranks and 30 s at 2 on this 2-core machine,
+// Opt-in (RANKS_WEBGPU_TRANSFORMER=1): a run took 68 s at 4 ranks and 31–54 s at 2 on this shared 2-core machine,
 // most of it SwiftShader compiling shaders; a rank awaiting a device read counts as computing for the watchdog.
 const OPT_IN = process.env.RANKS_WEBGPU_TRANSFORMER === '1';
 

@@ -431,6 +431,15 @@ const PRIMARY_SOURCES_1_TO_6: PrimaryCitation[] = [
       'pytorch/pytorch torch/distributed/fsdp/api.py BackwardPrefetch docstring; torch/distributed/fsdp/_runtime_utils.py _post_backward_reshard (_prefetch_handle before _reduce_grad)',
     url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/fsdp/api.py',
   },
+  {
+    claim:
+      "FSDP2's recipe for a transformer: fully_shard on each block, then on the root, whose unit takes the parameters no block claimed (embeddings, head); reshard_after_forward left as None is True for every unit but the root, which keeps its parameters for backward. torchtitan's apply_fsdp also gives the token embeddings and [norm, output] units of their own.",
+    chapter: C1,
+    anchor: 'the-same-recipe-on-a-transformer',
+    source:
+      'pytorch/pytorch torch/distributed/fsdp/_fully_shard/_fully_shard.py, fully_shard docstring ("should be called bottom-up", "should *not* call fully_shard only on the topmost root module", reshard_after_forward None); pytorch/torchtitan torchtitan/models/llama3/infra/parallelize.py, apply_fsdp',
+    url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/fsdp/_fully_shard/_fully_shard.py',
+  },
 ];
 
 /** /chapters/<slug without NN->/ for a chapter file name. */
@@ -447,6 +456,14 @@ const KORTHIKANTI =
 const TORCH = 'pytorch/pytorch';
 
 const PRIMARY_SOURCES_7_TO_9: PrimaryCitation[] = [
+  {
+    claim:
+      "The transformer demo's FSDP run shards as PyTorch's recipe does: fully_shard per block, then the root (embeddings and head), the root kept unsharded from forward to backward by default.",
+    chapter: C7,
+    anchor: 'the-same-block-trained-under-ddp-and-fsdp',
+    source: `${TORCH}, torch/distributed/fsdp/_fully_shard/_fully_shard.py, fully_shard docstring (bottom-up calls, reshard_after_forward None); pytorch/torchtitan torchtitan/models/llama3/infra/parallelize.py, apply_fsdp`,
+    url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/fsdp/_fully_shard/_fully_shard.py',
+  },
   {
     claim:
       'Per-layer activations sbh(34 + 5as/h): attention 11sbh + 5as²b, MLP 19sbh, LayerNorm 4sbh; 16-bit activations, 1-byte masks',

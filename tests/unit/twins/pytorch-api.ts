@@ -41,13 +41,14 @@ export const PYTORCH_API: { names: string[]; source: string }[] = [
       'nn.BatchNorm1d',
       'nn.Linear',
       'nn.Sequential',
+      'nn.ModuleList',
       'nn.Tanh',
       'nn.Module',
       'nn.Parameter',
       'nn.ParameterList',
     ],
     source:
-      'torch/nn/modules/batchnorm.py @ 5c6695eeeec82353acf609f111efccf5281171c4 (SyncBatchNorm.forward accepts only cuda or PrivateUse1 inputs), torch/nn/modules/linear.py, container.py (Sequential, ParameterList), activation.py, module.py; torch/nn/parameter.py',
+      'torch/nn/modules/batchnorm.py @ 5c6695eeeec82353acf609f111efccf5281171c4 (SyncBatchNorm.forward accepts only cuda or PrivateUse1 inputs), torch/nn/modules/linear.py, container.py (Sequential, ModuleList, ParameterList), activation.py, module.py; torch/nn/parameter.py',
   },
   {
     names: [

@@ -41,8 +41,8 @@ export const TWIN_CASES: TwinCase[] = [
     timing: /\d+ ms|\((?:cpu|wasm|webgl|webgpu|cuda)\)|gap \d(?:\.\d)?e[-+]\d+/g,
     unavailable: {
       spans:
-        /(?:\d+\.\d+|n\/a) FSDP|FSDP (?:\d+ ms|\d(?:\.\d)?e[-+]\d+|n\/a)|(?<=^FSDP on \d+ ranks matches one device \(tolerance 1e-4\): ).*$/g,
-      why: "FSDP2's fully_shard is public only from PyTorch 2.6; CI's 1.13 trains DDP and one device and prints n/a for FSDP's losses, time, weight gap and verdict",
+        /(?:\d+\.\d+|n\/a) FSDP|FSDP (?:\d+ ms|\d(?:\.\d)?e[-+]\d+|n\/a)|(?<=^FSDP (?:on \d+ ranks matches one device \(tolerance 1e-4\)|units): ).*$/g,
+      why: "FSDP2's fully_shard is public only from PyTorch 2.6; CI's 1.13 trains DDP and one device and prints n/a for FSDP's units, losses, time, weight gap and verdict",
     },
     backend: 'wasm',
   },

@@ -167,6 +167,7 @@ describe('PyTorch twins: one per playground, byte-compiled, names from the curre
     expect(c.unavailable?.why).toMatch(/2\.6/);
     const ts = [
       'step  0: loss 3.5895 DDP, 3.5896 FSDP, 3.5895 one device',
+      'FSDP units: embedding + head (root), block 0, block 1',
       'vocabulary 32 characters, 27136 parameters; per step: DDP 9 ms, FSDP 14 ms, one device 11 ms (wasm)',
       'loss fell from 3.59 to 2.88: true; largest loss gap 2.4e-7, largest weight gap DDP 6.8e-8, FSDP 5.1e-8',
       'DDP on 2 ranks matches one device (tolerance 1e-4): true',
@@ -174,6 +175,7 @@ describe('PyTorch twins: one per playground, byte-compiled, names from the curre
     ];
     const without = [
       'step  0: loss 3.5895 DDP, n/a FSDP, 3.5895 one device',
+      'FSDP units: n/a',
       'vocabulary 32 characters, 27136 parameters; per step: DDP 23 ms, FSDP n/a, one device 11 ms (cpu)',
       'loss fell from 3.59 to 2.88: true; largest loss gap 2.4e-7, largest weight gap DDP 6.8e-8, FSDP n/a',
       'DDP on 2 ranks matches one device (tolerance 1e-4): true',
@@ -190,7 +192,7 @@ describe('PyTorch twins: one per playground, byte-compiled, names from the curre
     expect(
       compareLines(
         ts,
-        [...without.slice(0, 3), without[3]!.replace('true', 'false'), without[4]!],
+        [...without.slice(0, 4), without[4]!.replace('true', 'false'), without[5]!],
         c,
       ),
     ).toHaveLength(1);
@@ -198,8 +200,12 @@ describe('PyTorch twins: one per playground, byte-compiled, names from the curre
     expect(
       compareLines(ts, [ts[0]!.replace('3.5896 FSDP', '3.6896 FSDP'), ...ts.slice(1)], c),
     ).toHaveLength(1);
-    expect(compareLines(ts, [...ts.slice(0, 4), ts[4]!.replace('true', 'false')], c)).toHaveLength(
+    expect(compareLines(ts, [...ts.slice(0, 5), ts[5]!.replace('true', 'false')], c)).toHaveLength(
       1,
     );
+    // And so does a wrong list of units.
+    expect(
+      compareLines(ts, [ts[0]!, 'FSDP units: embedding + head (root)', ...ts.slice(2)], c),
+    ).toHaveLength(1);
   });
 });

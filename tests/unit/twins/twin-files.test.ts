@@ -24,8 +24,6 @@ const hasPython = spawnSync(PYTHON, ['--version'], { stdio: 'ignore' }).status =
 const TWINS_NOT_WRITTEN_YET = [
   // Issue 14's time playgrounds: their numbers are virtual time on a simulated cluster; a twin would
   // time real GPUs with torch.cuda events and print different numbers, so it is still to be written.
-  '03-straggler.ts',
-  '04-bucket-sweep.ts',
   '04-ddp-overlap.ts',
   '04-ddp-vs-zero3.ts',
   '04-scaling-nodes.ts',

@@ -17,17 +17,11 @@ const twins = readdirSync(TWINS)
 const hasPython = spawnSync(PYTHON, ['--version'], { stdio: 'ignore' }).status === 0;
 
 /**
- * Chapters 7–9 landed after the twins were written; their twins are open work (issue 18, "and those of
- * later chapters as they land"). Listed by name so the gap stays visible: writing one of these twins
- * fails this test until its name is removed here.
+ * Playgrounds that communicate but have no twin yet (issue 18: "and those of later chapters as they land").
+ * Listed by name so a gap stays visible: writing one of these twins fails this test until its name is removed.
+ * Empty since the time playgrounds got theirs (they print real wall-clock time where the page prints virtual).
  */
-const TWINS_NOT_WRITTEN_YET = [
-  // Issue 14's time playgrounds: their numbers are virtual time on a simulated cluster; a twin would
-  // time real GPUs with torch.cuda events and print different numbers, so it is still to be written.
-  '04-ddp-overlap.ts',
-  '04-ddp-vs-zero3.ts',
-  '04-scaling-nodes.ts',
-];
+const TWINS_NOT_WRITTEN_YET: string[] = [];
 
 describe('PyTorch twins: one per playground, byte-compiled, names from the current API', () => {
   it('every playground that communicates has a twin and a comparison case, and every twin a playground', () => {

@@ -154,8 +154,10 @@ describe('PyTorch twins: one per playground, byte-compiled, names from the curre
   });
 
   it('the twin of a time playground says once that the page times a simulated cluster and the twin its own machine', () => {
-    const timed = readdirSync(PLAYGROUNDS).filter((f) =>
-      /\bdist\.simulation\b/.test(readFileSync(join(PLAYGROUNDS, f), 'utf8')),
+    const timed = readdirSync(PLAYGROUNDS).filter(
+      (f) =>
+        !TWINS_NOT_WRITTEN_YET.includes(f) &&
+        /\bdist\.simulation\b/.test(readFileSync(join(PLAYGROUNDS, f), 'utf8')),
     );
     expect(timed.length).toBeGreaterThanOrEqual(6);
     for (const f of timed) {

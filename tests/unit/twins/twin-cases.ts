@@ -25,6 +25,9 @@ export interface TwinCase {
 
 const EXACT = { abs: 0, rel: 0 };
 const INTEGERS = 'integer-valued data: collectives are exact';
+/** The time playgrounds' pages run on a simulated cluster; CI runs them in real time, like their twins. */
+const MEASURED =
+  'times, their ratios and the verdicts drawn from them are wall-clock facts on each side (the page shows virtual time on a simulated cluster, the twin measures its machine), not compared';
 
 export const TWIN_CASES: TwinCase[] = [
   {
@@ -93,6 +96,14 @@ export const TWIN_CASES: TwinCase[] = [
     timing: /[\d.]+ samples\/s/g,
   },
   {
+    playground: '03-straggler.ts',
+    abs: 1e-4,
+    rel: 0,
+    why: `losses printed to 4 places (float32 on both sides); ${MEASURED}`,
+    timing:
+      /[\d.-]+ ms|[\d.]+× as long|(?<=every step lasts at least the slowest rank's compute: )\w+/g,
+  },
+  {
     playground: '03-sync-batchnorm-training.ts',
     abs: 1e-5,
     rel: 0.01,
@@ -106,10 +117,35 @@ export const TWIN_CASES: TwinCase[] = [
     why: 'errors printed to 3 significant digits; the weighted error is float32 noise (< 1e-5)',
   },
   {
+    playground: '04-bucket-sweep.ts',
+    abs: 1e-6,
+    rel: 1e-6,
+    why: `the summed gradient's mean (a float64 sum) and largest value, printed to 6 places, differ only by the order of the float32 sums (a few ulps of values up to about 10); bucket sizes are this program's float32 bytes on both sides; ${MEASURED}`,
+    timing: /[\d.]+ ms|\d+ GB\/s|[\d.]+× as long|(?<=small buckets are latency-bound: )\w+/g,
+  },
+  {
     playground: '04-communication-overhead.ts',
     ...EXACT,
     why: 'only the structure is compared',
     timing: /[\d.]+ ms|ratio: .*$/g,
+  },
+  {
+    playground: '04-ddp-overlap.ts',
+    abs: 1e-4,
+    rel: 0,
+    why: `losses printed to 4 places after 4 SGD steps (float32 on both sides); ${MEASURED}`,
+    timing: /[\d.-]+ ms|(?<=overlap shortens the step: )\w+/g,
+  },
+  {
+    playground: '04-ddp-vs-zero3.ts',
+    abs: 1e-4,
+    rel: 0,
+    why: `losses printed to 4 places after 3 SGD steps (float32 on both sides); ${MEASURED}`,
+    timing: /[\d.]+ ms|[\d.]+× as long|(?<=ZeRO-3's step is longer: )\w+/g,
+    unavailable: {
+      spans: /ZeRO-3 step .*$|(?<=^ZeRO-3's step is longer: ).*$|ZeRO-3 (?:\d+\.\d+|n\/a)$/g,
+      why: "FSDP2's fully_shard (ZeRO-3 in PyTorch) is public only from PyTorch 2.6; CI's 1.13 trains DDP and prints n/a for ZeRO-3's time, verdict and loss",
+    },
   },
   {
     playground: '04-gradient-bucketing.ts',
@@ -122,6 +158,13 @@ export const TWIN_CASES: TwinCase[] = [
     abs: 1e-6,
     rel: 0,
     why: 'the printed gap is float32 noise on both sides (< 1e-6)',
+  },
+  {
+    playground: '04-scaling-nodes.ts',
+    abs: 1e-4,
+    rel: 0,
+    why: `gradient norms (float64 sums of float32 gradients) printed to 4 places; group sizes and node counts are exact, and with one node (CI) the node verdict is false on both sides; ${MEASURED}`,
+    timing: /[\d.]+ ms|[\d,]+ (?:rows|tokens)\/s|\d+ %/g,
   },
   {
     playground: '05-zero-ledger.ts',

@@ -56,34 +56,60 @@ async function stepTimes(code, cluster) {
   return records[0].times.map((_, i) => Math.max(...records.map((r) => r.times[i])));
 }
 
-/** Median real ms per step, plain and simulated, and the overhead (simulated / plain − 1). */
+/**
+ * Median real ms per step, plain and simulated, and the overhead (simulated / plain − 1): overall, and
+ * per pair (each pair's simulated run against its plain run), so a shared machine's spread shows.
+ */
 export async function benchSimOverhead({
   pairs = 3,
   steps = 5,
   sizes = [512, 512, 512, 512, 512, 10],
   rows = 16,
   cluster = { preset: 'h100-ndr', nodes: 1, gpusPerNode: 4 },
+  log = () => {},
 } = {}) {
   const code = program({ sizes, rows, steps });
   const plain = [];
   const simulated = [];
+  const pairOverheads = [];
   for (let p = 0; p < pairs; p++) {
     // Alternate which goes first, so load drifts hit both alike.
     const order = p % 2 ? ['sim', 'plain'] : ['plain', 'sim'];
+    const pair = {};
     for (const which of order) {
       const t = await stepTimes(code, which === 'sim' ? cluster : undefined);
       (which === 'sim' ? simulated : plain).push(...t);
+      pair[which] = median(t);
     }
+    pairOverheads.push(pair.sim / pair.plain - 1);
+    log(
+      `sim-overhead pair ${p + 1}/${pairs}: plain ${pair.plain.toFixed(1)} ms/step, simulated ${pair.sim.toFixed(1)} ms/step (${signedPercent(pairOverheads.at(-1))})`,
+    );
   }
   const plainMs = median(plain);
   const simulatedMs = median(simulated);
-  return { plainMs, simulatedMs, overhead: simulatedMs / plainMs - 1, steps: plain.length };
+  return {
+    plainMs,
+    simulatedMs,
+    overhead: simulatedMs / plainMs - 1,
+    steps: plain.length,
+    pairOverheads,
+  };
+}
+
+export const signedPercent = (x) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)} %`;
+
+/** One line: the overall medians, and the spread of the pairs. */
+export function simOverheadLine(r) {
+  const sorted = [...r.pairOverheads].sort((a, b) => a - b);
+  return `sim-overhead: plain ${r.plainMs.toFixed(1)} ms/step, simulated ${r.simulatedMs.toFixed(1)} ms/step: ${signedPercent(r.overhead)} (median of ${r.steps} steps each; pairs ${sorted.map(signedPercent).join(', ')}; target ≤ 10 %)`;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const i = process.argv.indexOf('--pairs');
-  const r = await benchSimOverhead({ pairs: i > 0 ? Number(process.argv[i + 1]) : 3 });
-  console.log(
-    `sim-overhead: plain ${r.plainMs.toFixed(1)} ms/step, simulated ${r.simulatedMs.toFixed(1)} ms/step: ${r.overhead >= 0 ? '+' : ''}${(r.overhead * 100).toFixed(1)} % (${r.steps} steps each; target ≤ 10 %)`,
-  );
+  const r = await benchSimOverhead({
+    pairs: i > 0 ? Number(process.argv[i + 1]) : 3,
+    log: (l) => console.log(l),
+  });
+  console.log(simOverheadLine(r));
 }

@@ -125,6 +125,8 @@ export interface SimOverhead {
   stepCpu: SimMeasure;
   runWall?: SimMeasure;
   runCpu?: SimMeasure;
+  /** tests/bench/sim-profile.mjs: simulation code's share of the rank threads' CPU samples. */
+  profile?: { busyMs: number; simulationMs: number; share: number };
 }
 
 /** The measures of tests/bench/sim-overhead.mjs, as its lines and RESULTS.md name them. */
@@ -237,6 +239,11 @@ export function formatResults(o: {
       );
     }
     out.push('');
+    if (o.sim.profile)
+      out.push(
+        `Sampling profile (tests/bench/sim-profile.mjs, one simulated 04-ddp-overlap run under \`node --cpu-prof\`): simulation code is ${f(o.sim.profile.share * 100)} % of the rank threads' busy CPU samples (${f(o.sim.profile.simulationMs, 0)} of ${f(o.sim.profile.busyMs, 0)} ms). A share of samples does not depend on the machine's load, unlike the wall and CPU times above.`,
+        '',
+      );
   }
   return out.join('\n');
 }

@@ -144,6 +144,11 @@ async function benchSim() {
     );
     const r = await benchSimOverhead({ pairs: quick ? 1 : 3, log });
     for (const line of simOverheadLines(r)) log(line);
+    const { benchSimProfile, simProfileLine } = await import(
+      new URL('./sim-profile.mjs', import.meta.url).href
+    );
+    r.profile = benchSimProfile();
+    log(simProfileLine(r.profile));
     return r;
   } catch (err) {
     log(`sim-overhead skipped: ${err instanceof Error ? err.message.split('\n')[0] : err}`);

@@ -86,6 +86,12 @@ describe("chapter 9's all-reduce table from the cluster model", () => {
     expect(grads!.nodeBest.busbw * 1e9).toBeGreaterThan(cluster.intra.bandwidth);
     expect(grads!.clusterBest.seconds).toBeLessThan(hierarchicalSeconds(14e9, cluster).total);
     expect(small!.clusterBest.seconds).toBeLessThan(small!.clusterRing.seconds);
+    // NVLS from the bucket size up; at 1 MB the ring (LL) is still NCCL's pick inside the node.
+    expect([small, bucket, grads].map((r) => r!.nodeBest.algorithm)).toEqual([
+      'ring',
+      'nvls',
+      'nvls',
+    ]);
   });
 });
 

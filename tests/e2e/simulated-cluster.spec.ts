@@ -168,8 +168,16 @@ test('a 16-rank simulated run of the DDP overlap playground finishes in Chromium
   await expect(root.locator('[data-cluster-world]')).toHaveText('= 16 ranks');
   const started = Date.now();
   await root.getByRole('button', { name: 'Run' }).click();
-  await expect(root.locator('[data-status]')).toContainText('Finished', { timeout: 880_000 });
+  // Wait for the run to end either way, and on a failure say what the ranks said.
+  await expect(root.locator('[data-status]')).toHaveText(/^(Finished|Failed|Timed out|Stopped)/, {
+    timeout: 880_000,
+  });
   const seconds = (Date.now() - started) / 1000;
+  const ended = (await root.locator('[data-status]').textContent())!;
+  if (!ended.startsWith('Finished')) {
+    const panes = await root.locator('[data-rank] pre').allTextContents();
+    throw new Error(`${ended}\n${panes.map((t, r) => `rank ${r}: …${t.slice(-400)}`).join('\n')}`);
+  }
   await expect(root.locator('[data-status]')).toContainText('h100-ndr, 2 nodes × 8 GPUs');
   // Every rank ran to the end: 16 panes, each printed the program's last line.
   const panes = root.locator('[data-rank]');

@@ -153,7 +153,11 @@ export async function benchSimOverhead({
         .join(', ')}`,
     );
   }
-  if (!playground) for (const m of [plain, simulated]) (delete m.runWall, delete m.runCpu);
+  if (!playground)
+    for (const m of [plain, simulated]) {
+      delete m.runWall;
+      delete m.runCpu;
+    }
   return { pairs, cluster, ...summarize(plain, simulated, pairResults) };
 }
 

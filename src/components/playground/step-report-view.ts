@@ -110,6 +110,15 @@ export function renderStepReport(
       formatSeconds(s.exposedCommSeconds),
       s.mfu === null ? '—' : pct(s.mfu),
     ]);
+    // The unrounded values, so a test can hold the page against the CLI's table to every digit it prints.
+    row.dataset.step = JSON.stringify([
+      s.step,
+      s.seconds,
+      s.computeSeconds,
+      s.commSeconds,
+      s.exposedCommSeconds,
+      s.mfu,
+    ]);
   }
   const last = steps.at(-1)!;
   const perRank = document.createElement('details');

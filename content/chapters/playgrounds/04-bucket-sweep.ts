@@ -31,7 +31,7 @@ const fmt = (b: number) =>
       : `${(b / 1e3).toFixed(0)} KB`;
 
 const results: { bucket: number; seconds: number }[] = [];
-let summed = new Float32Array();
+let summed: Float32Array = new Float32Array();
 for (const bucket of [1 << 10, 1 << 14, 1 << 18]) {
   const parts = tf.split(grad, elements / bucket);
   await dist.barrier();
@@ -40,7 +40,7 @@ for (const bucket of [1 << 10, 1 << 14, 1 << 18]) {
   const works = parts.map((p) => dist.allReduce(p, { op: 'sum', async: true }));
   const reduced = await Promise.all(works.map((w) => w.wait()));
   const seconds = (await clock()) - t;
-  if (bucket === elements) summed = await reduced[0]!.data();
+  if (bucket === elements) summed = await reduced[0]!.data<'float32'>();
   tf.dispose([...parts, ...reduced]);
   results.push({ bucket, seconds });
   if (dist.rank === 0) {

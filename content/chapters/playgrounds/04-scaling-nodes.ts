@@ -48,7 +48,7 @@ for (const k of sizes) {
   }
   stepSeconds.push(seconds);
   // The group's averaged gradient, read after the timing: the numbers this weak scaling moves.
-  const values = await Promise.all((lastAvg ?? []).map((g) => g.data()));
+  const values = await Promise.all((lastAvg ?? []).map((g) => g.data<'float32'>()));
   gradNorms.push(Math.sqrt(values.reduce((n, v) => v.reduce((m, x) => m + x * x, n), 0)));
   tf.dispose(lastAvg ?? []);
   await dist.barrier(); // the next size starts together

@@ -179,6 +179,14 @@ export const TWIN_CASES: TwinCase[] = [
       'PyTorch 1.13 has no FSDP2: fully_shard is public in torch.distributed.fsdp from 2.6',
   },
   {
+    playground: '06-fsdp-prefetch.ts',
+    ...EXACT,
+    why: `not run here; where it runs, the verdicts (weights identical, equal to one device) are exact; ${MEASURED}`,
+    timing: /[\d.]+ ms/g,
+    staticOnly:
+      'PyTorch 1.13 has no FSDP2: fully_shard is public in torch.distributed.fsdp from 2.6',
+  },
+  {
     playground: '07-recompute-ledger.ts',
     ...EXACT,
     why: 'FLOP counts and the kept block boundaries are exact; the peaks are what each framework allocated (tf.profile vs the PyTorch profiler), not compared, only their verdict',

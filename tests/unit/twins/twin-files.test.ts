@@ -21,7 +21,7 @@ const hasPython = spawnSync(PYTHON, ['--version'], { stdio: 'ignore' }).status =
  * Listed by name so a gap stays visible: writing one of these twins fails this test until its name is removed.
  * The time playgrounds have theirs (they print real wall-clock time where the page prints virtual).
  */
-const TWINS_NOT_WRITTEN_YET: string[] = ['06-fsdp-prefetch.ts'];
+const TWINS_NOT_WRITTEN_YET: string[] = [];
 
 describe('PyTorch twins: one per playground, byte-compiled, names from the current API', () => {
   it('every playground that communicates has a twin and a comparison case, and every twin a playground', () => {
@@ -122,6 +122,7 @@ describe('PyTorch twins: one per playground, byte-compiled, names from the curre
       .sort();
     expect(staticOnly).toEqual([
       '03-sync-batchnorm-training.py',
+      '06-fsdp-prefetch.py',
       '06-fsdp-units.py',
       '09-reshard-checkpoint.py',
     ]);

@@ -2,22 +2,14 @@
  * The drawing both run timelines share (wall-clock collectives and virtual time): the SVG, one
  * labelled lane per rank, described bars, axis labels, the legend and the "only the first N" note.
  */
-const SVG = 'http://www.w3.org/2000/svg';
+import { svgEl } from './svg-element.ts';
+
 /** Width of the SVG's viewBox; the page scales it to the column. */
 export const TIMELINE_WIDTH = 640;
 /** Left margin where the rank labels sit. */
 export const TIMELINE_LEFT = 56;
 /** Bars a keyboard reader can tab through; a training run's hundreds would be a tab trap. */
 const MAX_FOCUSABLE = 100;
-
-export function svgEl<K extends keyof SVGElementTagNameMap>(
-  name: K,
-  attrs: Record<string, string | number>,
-): SVGElementTagNameMap[K] {
-  const node = document.createElementNS(SVG, name);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  return node;
-}
 
 /** Replaces the container's content by a sentence saying why there is nothing to draw. */
 export function showEmptyTimeline(container: HTMLElement, text: string): void {

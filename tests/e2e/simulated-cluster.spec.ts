@@ -2,7 +2,10 @@ import { readFileSync } from 'node:fs';
 import { test, expect, type Locator } from '@playwright/test';
 import { firstChapterPath } from './pages';
 import { firstPlayground as pg } from './editor';
-import { expectAxeCleanInBothThemes } from './helpers/axe-both-themes';
+import {
+  expectAxeCleanInBothThemes,
+  expectAxeCleanInBothThemesHere,
+} from './helpers/axe-both-themes';
 import { runAndWait } from './helpers/run-and-wait';
 
 // A playground on a simulated cluster: the selector, a run with virtual lanes and a step report, and the
@@ -70,6 +73,8 @@ test('a simulated run draws a compute and a comm lane per rank and reports the s
   await expect(report).toContainText('MFU');
   await root.locator('.pg-timeline summary').click();
   await expect(root.locator('.pg-timeline summary')).toContainText('virtual time');
+  // The lane legend once had no background (white on white): its contrast is checked in both themes.
+  await expectAxeCleanInBothThemesHere(page, { include: '.pg-legend', rules: ['color-contrast'] });
   for (let r = 0; r < 4; r++)
     for (const lane of ['compute', 'comm'])
       expect(

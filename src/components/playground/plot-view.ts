@@ -25,6 +25,7 @@ ranks-playground .pg-plot-head { display: flex; align-items: baseline; justify-c
 ranks-playground .pg-plot figcaption { font-weight: 600; font-size: 0.9rem; }
 ranks-playground .pg-plot-svg { width: 100%; height: auto; display: block; }
 ranks-playground .pg-plot-svg text { fill: var(--muted); font: 11px var(--font-mono); }
+@media (max-width: 480px) { ranks-playground .pg-plot-svg text { font-size: 22px; } } /* the 640-wide chart shrinks to half on a phone: keep its ticks about 10 px */
 ranks-playground .pg-plot-svg .axis { stroke: var(--muted); stroke-width: 1; }
 ranks-playground .pg-plot-svg .grid { stroke: var(--border); stroke-width: 1; }
 ranks-playground .pg-plot-legend { display: flex; flex-wrap: wrap; gap: 0.2rem 0.9rem; margin: 0.2rem 0 0; padding: 0; list-style: none; font-size: 0.8rem; }

@@ -622,11 +622,59 @@ const PRIMARY_SOURCES_7_TO_9: PrimaryCitation[] = [
   },
   {
     claim:
+      "That norm's placement is _NormPartial, a pending p-norm reduction: p-th powers, all-reduce SUM, p-th root (MAX for the infinity norm)",
+    chapter: C9,
+    anchor: 'gradient-clipping-under-sharding',
+    source: `${TORCH}, torch/distributed/tensor/_ops/_math_ops.py, _NormPartial (docstring: "x^p -> allreduce sum -> x^(1/p)")`,
+    url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/tensor/_ops/_math_ops.py',
+  },
+  {
+    claim:
+      'FSDP1 clip_grad_norm_ raises unless called on the root instance; plain torch.nn.utils.clip_grad_norm_ would scale each rank by its own shard',
+    chapter: C9,
+    anchor: 'gradient-clipping-under-sharding',
+    source: `${TORCH}, torch/distributed/fsdp/fully_sharded_data_parallel.py, FullyShardedDataParallel.clip_grad_norm_ (docstring note; "should only be called on the root FSDP instance")`,
+    url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/fsdp/fully_sharded_data_parallel.py',
+  },
+  {
+    claim:
       'DCP: each rank r writes its own __r_N.distcp files, plus one .metadata; load reads only the local shards; resharding on load',
     chapter: C9,
     anchor: 'sharded-checkpoints-and-resharding',
     source: `${TORCH}, torch/distributed/checkpoint/filesystem.py (DEFAULT_SUFFIX, .metadata), state_dict_loader.py load()`,
     url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/checkpoint/filesystem.py',
+  },
+  {
+    claim:
+      'init_device_mesh(device_type, mesh_shape, *, mesh_dim_names=...) builds the 2-D ("replicate", "shard") mesh',
+    chapter: C9,
+    anchor: 'hsdp-shard-inside-a-node-replicate-across-nodes',
+    source: `${TORCH}, torch/distributed/device_mesh.py, init_device_mesh`,
+    url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/device_mesh.py',
+  },
+  {
+    claim:
+      'dcp.save(state_dict, *, checkpoint_id=...) and dcp.async_save; the coordinator rank writes the metadata after every rank wrote its files; dcp.load fills the given state dict in place',
+    chapter: C9,
+    anchor: 'sharded-checkpoints-and-resharding',
+    source: `${TORCH}, torch/distributed/checkpoint/state_dict_saver.py, save, async_save and _save_state_dict (finish_checkpoint on the coordinator); docs "Distributed Checkpoint" (operates in place)`,
+    url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/checkpoint/state_dict_saver.py',
+  },
+  {
+    claim:
+      'get_state_dict(model, optimizers) returns (model_state_dict, optim_state_dict) keyed by canonical FQNs; set_state_dict(model, optimizers, *, model_state_dict, optim_state_dict)',
+    chapter: C9,
+    anchor: 'sharded-checkpoints-and-resharding',
+    source: `${TORCH}, torch/distributed/checkpoint/state_dict.py, get_state_dict and set_state_dict`,
+    url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/checkpoint/state_dict.py',
+  },
+  {
+    claim:
+      'On a failure the agent restarts the worker group (stop, re-rendezvous, start) while restarts remain; current torchrun takes --rdzv-backend and --rdzv_backend alike, 1.13 only the underscore form',
+    chapter: C9,
+    anchor: 'elastic-launch-and-restarts',
+    source: `${TORCH}, torch/distributed/elastic/agent/server/api.py, SimpleElasticAgent._restart_workers and _invoke_run; torch/distributed/run.py get_args_parser (1.13 as installed by Debian python3-torch)`,
+    url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/elastic/agent/server/api.py',
   },
   {
     claim:

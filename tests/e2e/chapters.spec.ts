@@ -1,5 +1,4 @@
 import { test, expect, type Page } from '@playwright/test';
-import AxeBuilder from '@axe-core/playwright';
 import { chapterPaths } from './pages';
 import { ringAllReduceSchedule, ringFrames } from '../../src/lib/figures/ring-schedule';
 import {
@@ -10,6 +9,7 @@ import {
 import { MODEL_NAME } from '../../src/components/scaling/scaling-series';
 import { fmtPercent, fmtSeconds } from '../../src/lib/figures/format-quantities';
 import { PRIMARY_SOURCES, SOURCE_MAP } from '../../src/lib/source-map';
+import { expectAxeCleanInBothThemes } from './helpers/axe-both-themes';
 
 const COLLECTIVES = '/chapters/collectives/';
 const FROM_SCRATCH = '/chapters/data-parallel-from-scratch/';
@@ -149,17 +149,7 @@ test('scaling plot prints the cluster model and measures a real run on 1, 2 and 
 
 // Chapters 2 and 3 are scanned for axe and held to the 20 KB script budget with every chapter in site.spec.ts.
 test('the sources page passes axe-core in light and dark themes', async ({ page }) => {
-  for (const theme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: theme });
-    await page.goto('/sources/');
-    const results = await new AxeBuilder({ page }).analyze();
-    expect(
-      results.violations.map(
-        (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-      ),
-      theme,
-    ).toEqual([]);
-  }
+  await expectAxeCleanInBothThemes(page, ['/sources/']);
 });
 
 test('the sources page links every source topic to a heading that exists', async ({ page }) => {

@@ -1,5 +1,6 @@
 import { openEditor } from './editor';
 import { test, expect } from '@playwright/test';
+import { expectAxeCleanInBothThemes } from './helpers/axe-both-themes';
 
 test.describe('interview questions', () => {
   test('numeric exercise: wrong unit, then wrong value, then right; the model answer unlocks', async ({
@@ -238,28 +239,11 @@ test.describe('interview questions', () => {
   });
 
   test('question pages pass axe in light and dark themes', async ({ page }) => {
-    const { default: AxeBuilder } = await import('@axe-core/playwright');
-    for (const theme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: theme });
-      for (const path of [
-        '/questions/',
-        '/questions/gradient-bytes-per-step/',
-        '/questions/code-ring-all-reduce/',
-      ]) {
-        await page.goto(path);
-        const results = await new AxeBuilder({ page }).analyze();
-        expect(
-          results.violations.map(
-            (v) =>
-              `${v.id}: ${v.nodes
-                .slice(0, 3)
-                .map((n) => n.target.join(' '))
-                .join(', ')}`,
-          ),
-          `${theme} ${path}`,
-        ).toEqual([]);
-      }
-    }
+    await expectAxeCleanInBothThemes(page, [
+      '/questions/',
+      '/questions/gradient-bytes-per-step/',
+      '/questions/code-ring-all-reduce/',
+    ]);
   });
   test('every card in the list has a page that renders its question with the model answer hidden', async ({
     page,
@@ -328,7 +312,6 @@ test.describe('interview questions', () => {
   test('the end of each chapter lists its questions with progress, and passes axe in both themes', async ({
     page,
   }) => {
-    const { default: AxeBuilder } = await import('@axe-core/playwright');
     await page.goto('/chapters/inside-ddp/');
     await page.evaluate(() =>
       localStorage.setItem(
@@ -349,28 +332,12 @@ test.describe('interview questions', () => {
     await expect(block.locator('[data-card="no-sync-accumulation"] .status-badge')).toHaveText(
       'attempted',
     );
-    for (const theme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: theme });
-      for (const path of ['/questions/zero-stages/', '/questions/zero-70b-memory/']) {
-        await page.goto(path);
-        const results = await new AxeBuilder({ page }).analyze();
-        expect(
-          results.violations.map(
-            (v) =>
-              `${v.id}: ${v.nodes
-                .slice(0, 3)
-                .map((n) => n.target.join(' '))
-                .join(', ')}`,
-          ),
-          `${theme} ${path}`,
-        ).toEqual([]);
-      }
-      await page.goto('/chapters/inside-ddp/');
-      const block = await new AxeBuilder({ page }).include('ranks-chapter-questions').analyze();
-      expect(
-        block.violations.map((v) => v.id),
-        `${theme} chapter block`,
-      ).toEqual([]);
-    }
+    await expectAxeCleanInBothThemes(page, [
+      '/questions/zero-stages/',
+      '/questions/zero-70b-memory/',
+    ]);
+    await expectAxeCleanInBothThemes(page, ['/chapters/inside-ddp/'], {
+      scan: () => ({ include: 'ranks-chapter-questions' }),
+    });
   });
 });

@@ -2,6 +2,11 @@ import { spawn } from 'node:child_process';
 import { test, expect, type Locator } from '@playwright/test';
 import { firstChapterPath } from './pages';
 import { firstPlayground as pg } from './editor';
+import {
+  expectAxeCleanInBothThemes,
+  expectAxeCleanInBothThemesHere,
+} from './helpers/axe-both-themes';
+import { runAndWait } from './helpers/run-and-wait';
 
 // A playground on a simulated cluster: the selector, a run with virtual lanes and a step report, and the
 // CLI printing the same virtual times for the same program. Costs about one 4-rank run in Chromium plus
@@ -46,20 +51,12 @@ test('the cluster selector: real time by default, a preset × nodes × GPUs per 
 });
 
 test('the cluster controls pass axe in light and dark themes', async ({ page }) => {
-  const { default: AxeBuilder } = await import('@axe-core/playwright');
-  for (const theme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: theme });
-    await page.goto(firstChapterPath);
-    const root = pg(page);
-    await root.getByLabel('Cluster').selectOption('a100-100gbe');
-    const results = await new AxeBuilder({ page }).include('[data-playground]').analyze();
-    expect(
-      results.violations.map(
-        (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-      ),
-      theme,
-    ).toEqual([]);
-  }
+  await expectAxeCleanInBothThemes(page, [firstChapterPath], {
+    prepare: async () => {
+      await pg(page).getByLabel('Cluster').selectOption('a100-100gbe');
+    },
+    scan: () => ({ include: '[data-playground]' }),
+  });
 });
 
 /** A run's step table as the CLI prints it (playground/cli/time-report.ts): one row of strings per step. */
@@ -114,14 +111,15 @@ test('a simulated run draws a compute and a comm lane per rank and reports the s
   await page.goto(INSIDE_DDP);
   const root = byTitle(page.locator('main'), 'DDP overlap on and off, in virtual time');
   await expect(root.getByLabel('Cluster')).toHaveValue('a100-hdr');
-  await root.getByRole('button', { name: 'Run' }).click();
-  await expect(root.locator('[data-status]')).toContainText('Finished', { timeout: 200_000 });
+  await runAndWait(root, { timeout: 200_000 });
   await expect(root.locator('[data-status]')).toContainText('a100-hdr, 1 node × 4 GPUs');
   const report = root.locator('.pg-step-report');
   await expect(report).toContainText('charged as a 7B-parameter model');
   await expect(report).toContainText('MFU');
   await root.locator('.pg-timeline summary').click();
   await expect(root.locator('.pg-timeline summary')).toContainText('virtual time');
+  // The lane legend once had no background (white on white): its contrast is checked in both themes.
+  await expectAxeCleanInBothThemesHere(page, { include: '.pg-legend', rules: ['color-contrast'] });
   for (let r = 0; r < 4; r++)
     for (const lane of ['compute', 'comm'])
       expect(

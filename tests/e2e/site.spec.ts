@@ -1,7 +1,7 @@
 import { test, expect, type Page } from '@playwright/test';
-import AxeBuilder from '@axe-core/playwright';
 import { gzipSync } from 'node:zlib';
 import { chapterPaths, firstChapterPath } from './pages';
+import { expectAxeCleanInBothThemes } from './helpers/axe-both-themes';
 
 /** Same-origin pages reachable from the home page by links, crawled breadth-first. */
 async function crawl(page: Page): Promise<string[]> {
@@ -156,25 +156,15 @@ test('home, every chapter and the lab pages pass an axe-core scan in light and d
   page,
 }) => {
   test.setTimeout(600_000); // twelve pages per theme since chapters 7–9
-  for (const theme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: theme });
-    for (const path of ['/', ...chapterPaths(), '/lab/collectives/', '/lab/diagnostics/']) {
-      await page.goto(path);
-      // The theme changes colours only: the dark pass runs the colour rules, the light pass every rule.
-      const axe = new AxeBuilder({ page });
-      const results = await (
-        theme === 'dark' ? axe.withRules(['color-contrast', 'link-in-text-block']) : axe
-      ).analyze();
-      const summary = results.violations.map(
-        (v) =>
-          `${v.id}: ${v.nodes
-            .slice(0, 3)
-            .map((n) => n.target.join(' '))
-            .join(', ')}`,
-      );
-      expect(summary, `${theme} ${path}`).toEqual([]);
-    }
-  }
+  await expectAxeCleanInBothThemes(
+    page,
+    ['/', ...chapterPaths(), '/lab/collectives/', '/lab/diagnostics/'],
+    // The theme changes colours only: the dark pass runs the colour rules, the light pass every rule.
+    {
+      scan: (theme) =>
+        theme === 'dark' ? { rules: ['color-contrast', 'link-in-text-block'] } : {},
+    },
+  );
 });
 
 test('on a phone-sized screen the chapter has no horizontal scroll and the skip link works', async ({

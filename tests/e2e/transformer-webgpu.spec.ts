@@ -1,7 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test, expect, chromium } from '@playwright/test';
-import { chromiumLaunchOptions } from './chromium';
+import { test, expect } from '@playwright/test';
+import {
+  backendsOf,
+  logsOf,
+  runInDiagnostics,
+  withSoftwareWebGpu,
+} from './helpers/diagnostics-run';
 
 /**
  * Chapter 1's transformer demo as the page runs it (DDP, FSDP with a unit per block plus the root, one
@@ -37,47 +42,21 @@ test('WebGPU: the transformer demo trains under DDP and FSDP and matches one dev
   expect([1, 2, 4, 8], 'RANKS_WEBGPU_WORLD must divide the global batch of 8').toContain(WORLD);
   test.setTimeout(600_000);
   for (const [from] of TINY) expect(source).toMatch(from); // each cut applies to today's program
-  const browser = await chromium.launch(
-    chromiumLaunchOptions([
-      '--enable-unsafe-webgpu',
-      '--enable-features=Vulkan',
-      '--use-angle=swiftshader',
-      '--use-webgpu-adapter=swiftshader',
-    ]),
-  );
-  try {
-    const page = await browser.newPage();
-    await page.goto(`${baseURL}/lab/diagnostics/`);
-    await expect(page.locator('[data-fact="webgpu"]')).toHaveText('available');
+  await withSoftwareWebGpu(baseURL, async (page) => {
     const started = Date.now();
-    const r = (await page.evaluate(
-      async ([code, world]) => {
-        const el = document.querySelector('ranks-diagnostics') as HTMLElement & {
-          run(o: object): Promise<unknown>;
-        };
-        return el.run({ code, worldSize: world, backend: 'webgpu', timeoutMs: 540_000 });
-      },
-      [program, WORLD] as const,
-    )) as {
-      result: { ok: boolean; reason: string };
-      events: { type: string; rank: number; backend?: string; text?: string; message?: string }[];
-    };
-    const logs = (rank: number) =>
-      r.events.filter((e) => e.type === 'log' && e.rank === rank).map((e) => e.text!);
+    const r = await runInDiagnostics(page, program, WORLD, 'webgpu', 540_000);
     expect(r.result.ok, JSON.stringify(r.events.filter((e) => e.type === 'error'))).toBe(true);
-    expect(r.events.filter((e) => e.type === 'backend').map((e) => e.backend)).toEqual(
-      Array(WORLD).fill('webgpu'),
-    );
+    expect(backendsOf(r)).toEqual(Array(WORLD).fill('webgpu'));
     for (let rank = 0; rank < WORLD; rank++) {
-      expect(logs(rank)).toContain('FSDP units: embedding + head (root), block 0');
-      expect(logs(rank)).toContain(
+      expect(logsOf(r, rank)).toContain('FSDP units: embedding + head (root), block 0');
+      expect(logsOf(r, rank)).toContain(
         `DDP on ${WORLD} ranks matches one device (tolerance 1e-4): true`,
       );
-      expect(logs(rank)).toContain(
+      expect(logsOf(r, rank)).toContain(
         `FSDP on ${WORLD} ranks matches one device (tolerance 1e-4): true`,
       );
     }
-    const timing = logs(0).find((l) => l.includes('per step:'))!;
+    const timing = logsOf(r, 0).find((l) => l.includes('per step:'))!;
     expect(timing).toMatch(/\(webgpu\)$/);
     test.info().annotations.push({
       type: 'timing',
@@ -86,7 +65,5 @@ test('WebGPU: the transformer demo trains under DDP and FSDP and matches one dev
     console.log(
       `[webgpu transformer, ${WORLD} ranks] ${timing}; whole run ${((Date.now() - started) / 1000).toFixed(0)} s`,
     );
-  } finally {
-    await browser.close();
-  }
+  });
 });

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test, expect } from '@playwright/test';
-import AxeBuilder from '@axe-core/playwright';
 import { firstChapterPath } from './pages';
 import { firstPlayground } from './editor';
+import { expectAxeCleanInBothThemes } from './helpers/axe-both-themes';
 
 // The PyTorch tab beside each playground's TypeScript: the twin from content/twins/, launch commands, copy, download.
 const twinSource = (file: string) =>
@@ -123,24 +123,14 @@ test('a twin that Gloo on PyTorch 1.13 cannot run says what it needs', async ({ 
 });
 
 test('with the PyTorch tab open the page passes axe in light and dark themes', async ({ page }) => {
-  for (const theme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: theme });
-    for (const path of [firstChapterPath, '/chapters/memory-and-zero/']) {
-      await page.goto(path);
+  await expectAxeCleanInBothThemes(page, [firstChapterPath, '/chapters/memory-and-zero/'], {
+    prepare: async () => {
       const pg = firstPlayground(page);
       await pg.getByRole('tab', { name: 'PyTorch' }).click();
       await expect(pg.locator('.pg-twin')).toBeVisible();
-      const results = await new AxeBuilder({ page }).include('[data-playground]').analyze();
-      const summary = results.violations.map(
-        (v) =>
-          `${v.id}: ${v.nodes
-            .slice(0, 3)
-            .map((n) => n.target.join(' '))
-            .join(', ')}`,
-      );
-      expect(summary, `${theme} ${path}`).toEqual([]);
-    }
-  }
+    },
+    scan: () => ({ include: '[data-playground]' }),
+  });
 });
 
 test('pressing Run while the PyTorch tab is open shows the TypeScript that runs, and its output', async ({

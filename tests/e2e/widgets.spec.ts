@@ -1,5 +1,4 @@
 import { test, expect, type Locator, type Page } from '@playwright/test';
-import AxeBuilder from '@axe-core/playwright';
 import {
   zeroPerGpuBreakdown,
   memoryFormula,
@@ -18,6 +17,7 @@ import {
   MEMORY_CALCULATOR_DEFAULTS,
 } from '../../src/lib/figures/widget-defaults';
 import { SOURCE_70B_TABLE } from '../../src/lib/figures/source-errata';
+import { THEMES, expectAxeClean, setTheme, type Theme } from './helpers/axe-both-themes';
 
 // The widgets and chapters must print exactly what src/lib/figures computes.
 const ZERO = '/chapters/memory-and-zero/';
@@ -111,11 +111,8 @@ test('memory calculator switches mixed-precision layout by keyboard: ZeRO-1 for 
   await expect(out(w, 'note')).toContainText('mixed precision only');
   // Dark theme: the new control passes the same axe scan as the rest of the page.
   await w.getByLabel('Precision').selectOption('bf16-mixed');
-  await page.evaluate(() => document.documentElement.setAttribute('data-theme', 'dark'));
-  const results = await new AxeBuilder({ page })
-    .include('[data-widget="memory-calculator"]')
-    .analyze();
-  expect(results.violations).toEqual([]);
+  await setTheme(page, 'dark');
+  await expectAxeClean(page, 'dark', { include: '[data-widget="memory-calculator"]' });
 });
 
 test('chapter 5 prints the 70B model in both layouts, and chapter 6 the 7B sizing in both', async ({
@@ -224,16 +221,13 @@ test('communication estimator: defaults, cluster presets, nodes and the network-
   });
 });
 
-async function axe(page: Page, path: string, theme: 'light' | 'dark') {
+async function axe(page: Page, path: string, theme: Theme) {
   await page.goto(path);
-  await page.evaluate((t) => document.documentElement.setAttribute('data-theme', t), theme);
-  const results = await new AxeBuilder({ page }).include('[data-widget]').analyze();
-  expect(
-    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-  ).toEqual([]);
+  await setTheme(page, theme);
+  await expectAxeClean(page, `${theme} ${path}`, { include: '[data-widget]' });
 }
 
-for (const theme of ['light', 'dark'] as const) {
+for (const theme of THEMES) {
   test(`widgets pass axe in the ${theme} theme`, async ({ page }) => {
     await axe(page, ZERO, theme);
     await axe(page, FSDP, theme);

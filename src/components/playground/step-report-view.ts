@@ -1,23 +1,13 @@
+import type { VirtualStepRank, VirtualStepReport } from '../../../playground/cluster/protocol.ts';
 import { formatSeconds } from './virtual-timeline-view.ts';
 
-/** The fields of a run's VirtualStepReport the page shows (playground/contract/protocol.ts). */
-export interface StepRow {
-  step: number;
-  seconds: number;
-  computeSeconds: number;
-  commSeconds: number;
-  exposedCommSeconds: number;
-  mfu: number | null;
-  ranks: readonly {
-    rank: number;
-    start: number;
-    end: number;
-    computeSeconds: number;
-    commSeconds: number;
-    exposedCommSeconds: number;
-    chargedAs?: { params: number; tokensPerStep: number };
-  }[];
-}
+/** The fields of a run's VirtualStepReport the page shows. */
+export type StepRow = Omit<VirtualStepReport, 'ranks'> & {
+  ranks: readonly Pick<
+    VirtualStepRank,
+    'rank' | 'start' | 'end' | 'computeSeconds' | 'commSeconds' | 'exposedCommSeconds' | 'chargedAs'
+  >[];
+};
 
 /** Steps shown one per row; longer runs show their first and last few. */
 const MAX_ROWS = 12;

@@ -1,11 +1,31 @@
 import { defineConfig } from 'vitest/config';
 
+const INCLUDE = ['tests/unit/**/*.test.ts', 'tests/calibration/**/*.test.ts'];
+// Files that assert wall-clock bounds (a peer fails within 2.5 s, a run stops within 500 ms): they run after
+// everything else, one file at a time, so no other file's rank workers share the 2 cores with them.
+const TIMED = [
+  'tests/unit/collectives/failures.test.ts',
+  'tests/unit/cluster/hostile-ranks.test.ts',
+  'tests/unit/cluster/cluster.test.ts',
+  'tests/unit/rank/memory-budget.test.ts',
+];
+
 export default defineConfig({
   test: {
-    include: ['tests/unit/**/*.test.ts', 'tests/calibration/**/*.test.ts'],
     // Rank workers share 2 cores; long collectives tests must not time out under load.
     testTimeout: 60_000,
     hookTimeout: 60_000,
     reporters: ['default'],
+    projects: [
+      {
+        extends: true,
+        // Two files at a time: much of a file's time is waiting (torchrun start-up, worker spin-up, watchdogs).
+        test: { name: 'unit', include: INCLUDE, exclude: TIMED, maxWorkers: 2 },
+      },
+      {
+        extends: true,
+        test: { name: 'timed', include: TIMED, maxWorkers: 1, sequence: { groupOrder: 1 } },
+      },
+    ],
   },
 });

@@ -1,10 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
 const INCLUDE = ['tests/unit/**/*.test.ts', 'tests/calibration/**/*.test.ts'];
-// Files that assert wall-clock bounds (a peer fails within 2.5 s, a run stops within 500 ms): they run after
-// everything else, one file at a time, so no other file's rank workers share the 2 cores with them.
+// Files that assert wall-clock bounds (a peer fails within 2.5 s, a run stops within 500 ms, a rank computes
+// over 5 steps in 300 ms while its all-reduce waits): they run last, one at a time, with the 2 cores to themselves.
 const TIMED = [
   'tests/unit/collectives/failures.test.ts',
+  'tests/unit/collectives/tensor-dist.test.ts',
   'tests/unit/cluster/hostile-ranks.test.ts',
   'tests/unit/cluster/cluster.test.ts',
   'tests/unit/rank/memory-budget.test.ts',

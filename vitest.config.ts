@@ -1,14 +1,16 @@
 import { defineConfig } from 'vitest/config';
 
 const INCLUDE = ['tests/unit/**/*.test.ts', 'tests/calibration/**/*.test.ts'];
-// Files that assert wall-clock bounds (a peer fails within 2.5 s, a run stops within 500 ms, a rank computes
-// over 5 steps in 300 ms while its all-reduce waits): they run last, one at a time, with the 2 cores to themselves.
+// Files whose checks depend on wall-clock time (a peer fails within 2.5 s, a run stops within 500 ms, a rank
+// computes over 5 steps in 300 ms while its all-reduce waits, a twin's "the late rank waited least" verdict):
+// they run last, one at a time, with the 2 cores to themselves.
 const TIMED = [
   'tests/unit/collectives/failures.test.ts',
   'tests/unit/collectives/tensor-dist.test.ts',
   'tests/unit/cluster/hostile-ranks.test.ts',
   'tests/unit/cluster/cluster.test.ts',
   'tests/unit/rank/memory-budget.test.ts',
+  'tests/unit/twins/twin-runs.test.ts',
 ];
 
 export default defineConfig({
@@ -20,7 +22,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        // Two files at a time: much of a file's time is waiting (torchrun start-up, worker spin-up, watchdogs).
+        // Two files at a time: a file alone leaves a core idle while it starts processes, workers and imports.
         test: { name: 'unit', include: INCLUDE, exclude: TIMED, maxWorkers: 2 },
       },
       {

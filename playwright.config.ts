@@ -25,7 +25,14 @@ export default defineConfig({
     : [
         // @pages: the test starts no rank worker and times nothing (axe scans, page contents, widgets), so
         // `npm run test:e2e` runs this project alone on two workers, then the ranks project alone on one.
-        { name: 'pages', grep: /@pages/, grepInvert: /@bench/, fullyParallel: true },
+        // Two tests share the cores, so each may take twice as long as alone: twice the default time limit.
+        {
+          name: 'pages',
+          grep: /@pages/,
+          grepInvert: /@bench/,
+          fullyParallel: true,
+          timeout: 180_000,
+        },
         // Everything else, one test at a time: rank workers of one test must not starve another's.
         { name: 'ranks', grepInvert: /@pages|@bench/, workers: 1 },
       ],

@@ -27,7 +27,7 @@ async function expectActivations(
   await expect(out(w, 'activation-formula')).toHaveText(ACTIVATION_FORMULA[recompute]);
 }
 
-test('memory calculator: activations by keyboard, every recomputation mode, totals per GPU; axe clean light and dark', async ({
+test('memory calculator: activations by keyboard, every recomputation mode, totals per GPU; axe clean light and dark @pages', async ({
   page,
 }) => {
   await page.goto('/chapters/memory-and-zero/');

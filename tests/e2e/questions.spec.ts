@@ -3,7 +3,7 @@ import { test, expect } from '@playwright/test';
 import { expectAxeCleanInBothThemes } from './helpers/axe-both-themes';
 
 test.describe('interview questions', () => {
-  test('numeric exercise: wrong unit, then wrong value, then right; the model answer unlocks', async ({
+  test('numeric exercise: wrong unit, then wrong value, then right; the model answer unlocks @pages', async ({
     page,
   }) => {
     await page.goto('/questions/gradient-bytes-per-step/');
@@ -29,7 +29,7 @@ test.describe('interview questions', () => {
     await expect(page.locator('[data-status-badge]')).toHaveText('attempted');
   });
 
-  test('multiple choice explains every option, and solving all exercises marks the card solved', async ({
+  test('multiple choice explains every option, and solving all exercises marks the card solved @pages', async ({
     page,
   }) => {
     await page.goto('/questions/gradient-bytes-per-step/');
@@ -139,7 +139,7 @@ test.describe('interview questions', () => {
     await expect(page.locator('[data-cover]')).toBeVisible();
   });
 
-  test('free-form answer: write, tick the must-mention points, see the model answer', async ({
+  test('free-form answer: write, tick the must-mention points, see the model answer @pages', async ({
     page,
   }) => {
     await page.goto('/questions/code-average-gradients/');
@@ -158,7 +158,9 @@ test.describe('interview questions', () => {
     await expect(page.locator('[data-model-answer]')).toBeVisible();
   });
 
-  test('practice mode serves an unsolved card, and filters narrow the list', async ({ page }) => {
+  test('practice mode serves an unsolved card, and filters narrow the list @pages', async ({
+    page,
+  }) => {
     await page.goto('/questions/');
     const total = await page.locator('[data-card]').count();
     expect(total).toBeGreaterThanOrEqual(3);
@@ -185,7 +187,7 @@ test.describe('interview questions', () => {
     await expect(page.locator('[data-practice-next]')).toBeVisible();
   });
 
-  test('progress can be exported, reset and imported again; a bad file gets a clear message', async ({
+  test('progress can be exported, reset and imported again; a bad file gets a clear message @pages', async ({
     page,
   }) => {
     await page.goto('/questions/');
@@ -224,7 +226,7 @@ test.describe('interview questions', () => {
     );
   });
 
-  test('keyboard only: a numeric exercise can be reached, answered and checked', async ({
+  test('keyboard only: a numeric exercise can be reached, answered and checked @pages', async ({
     page,
   }) => {
     await page.goto('/questions/gradient-bytes-per-step/');
@@ -238,14 +240,14 @@ test.describe('interview questions', () => {
     await expect(page.locator('[data-exercise="numeric"] [data-feedback]')).toHaveText('Correct.');
   });
 
-  test('question pages pass axe in light and dark themes', async ({ page }) => {
+  test('question pages pass axe in light and dark themes @pages', async ({ page }) => {
     await expectAxeCleanInBothThemes(page, [
       '/questions/',
       '/questions/gradient-bytes-per-step/',
       '/questions/code-ring-all-reduce/',
     ]);
   });
-  test('every card in the list has a page that renders its question with the model answer hidden', async ({
+  test('every card in the list has a page that renders its question with the model answer hidden @pages', async ({
     page,
   }) => {
     const errors: string[] = [];
@@ -268,7 +270,7 @@ test.describe('interview questions', () => {
     expect(errors).toEqual([]);
   });
 
-  test('keyboard only: a choice exercise, the free-form answer and the reveal button are all reachable', async ({
+  test('keyboard only: a choice exercise, the free-form answer and the reveal button are all reachable @pages', async ({
     page,
   }) => {
     await page.goto('/questions/zero-stages/');
@@ -309,7 +311,7 @@ test.describe('interview questions', () => {
     await expect(page.locator('[data-checklist-feedback]')).toContainText('1 of 4');
   });
 
-  test('the end of each chapter lists its questions with progress, and passes axe in both themes', async ({
+  test('the end of each chapter lists its questions with progress, and passes axe in both themes @pages', async ({
     page,
   }) => {
     await page.goto('/chapters/inside-ddp/');

@@ -19,7 +19,7 @@ const byTitle = (root: Locator, title: string) =>
     .locator('[data-playground]')
     .filter({ has: root.page().getByRole('heading', { name: title }) });
 
-test('the cluster selector: real time by default, a preset × nodes × GPUs per node sets the world, by keyboard', async ({
+test('the cluster selector: real time by default, a preset × nodes × GPUs per node sets the world, by keyboard @pages', async ({
   page,
 }) => {
   await page.goto(firstChapterPath);
@@ -50,7 +50,7 @@ test('the cluster selector: real time by default, a preset × nodes × GPUs per 
   await expect(root.locator('[data-world-select]')).toBeVisible();
 });
 
-test('the cluster controls pass axe in light and dark themes', async ({ page }) => {
+test('the cluster controls pass axe in light and dark themes @pages', async ({ page }) => {
   await expectAxeCleanInBothThemes(page, [firstChapterPath], {
     prepare: async () => {
       await pg(page).getByLabel('Cluster').selectOption('a100-100gbe');

@@ -34,7 +34,7 @@ async function expectMemory(w: Locator, input: Parameters<typeof zeroPerGpuBreak
   await expect(out(w, 'formula')).toHaveText(memoryFormula(input));
 }
 
-test('memory calculator renders its defaults without JavaScript', async ({ browser }) => {
+test('memory calculator renders its defaults without JavaScript @pages', async ({ browser }) => {
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
   await page.goto(ZERO);
@@ -44,7 +44,7 @@ test('memory calculator renders its defaults without JavaScript', async ({ brows
   await context.close();
 });
 
-test('memory calculator follows every input, by keyboard, with the figure functions', async ({
+test('memory calculator follows every input, by keyboard, with the figure functions @pages', async ({
   page,
 }) => {
   await page.goto(ZERO);
@@ -79,7 +79,7 @@ test('memory calculator follows every input, by keyboard, with the figure functi
   await expect(out(w, 'error')).toBeVisible();
 });
 
-test('memory calculator switches mixed-precision layout by keyboard: ZeRO-1 for 7B on 8 GPUs is 38.5 GB or 63 GB', async ({
+test('memory calculator switches mixed-precision layout by keyboard: ZeRO-1 for 7B on 8 GPUs is 38.5 GB or 63 GB @pages', async ({
   page,
 }) => {
   await page.goto(ZERO);
@@ -115,7 +115,7 @@ test('memory calculator switches mixed-precision layout by keyboard: ZeRO-1 for 
   await expectAxeClean(page, 'dark', { include: '[data-widget="memory-calculator"]' });
 });
 
-test('chapter 5 prints the 70B model in both layouts, and chapter 6 the 7B sizing in both', async ({
+test('chapter 5 prints the 70B model in both layouts, and chapter 6 the 7B sizing in both @pages', async ({
   page,
 }) => {
   await page.goto(ZERO);
@@ -147,7 +147,7 @@ test('chapter 5 prints the 70B model in both layouts, and chapter 6 the 7B sizin
   );
 });
 
-test('chapter 5 prints the 70B table in both accountings, with ZeRO-2 at 227.5 GB', async ({
+test('chapter 5 prints the 70B table in both accountings, with ZeRO-2 at 227.5 GB @pages', async ({
   page,
 }) => {
   await page.goto(ZERO);
@@ -180,7 +180,7 @@ async function expectComm(w: Locator, input: EstimatorInput) {
   return estimate(input);
 }
 
-test('communication estimator: defaults, cluster presets, nodes and the network-bound verdict', async ({
+test('communication estimator: defaults, cluster presets, nodes and the network-bound verdict @pages', async ({
   page,
 }) => {
   await page.goto(FSDP);
@@ -228,7 +228,7 @@ async function axe(page: Page, path: string, theme: Theme) {
 }
 
 for (const theme of THEMES) {
-  test(`widgets pass axe in the ${theme} theme`, async ({ page }) => {
+  test(`widgets pass axe in the ${theme} theme @pages`, async ({ page }) => {
     await axe(page, ZERO, theme);
     await axe(page, FSDP, theme);
   });

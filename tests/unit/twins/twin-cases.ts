@@ -59,9 +59,9 @@ export const TWIN_CASES: TwinCase[] = [
   {
     playground: '02-groups-and-async.ts',
     ...EXACT,
-    why: `${INTEGERS}; times, whether the async all-reduce was still in flight and whether the waiting ranks gained are wall-clock facts, not compared (the chapter's own expect checks the playground's verdict)`,
+    why: `${INTEGERS}; times, whether the async all-reduce was still in flight, whether the waiting ranks gained and whether the late rank 0 waited least are wall-clock facts, not compared (the chapter's own expect checks the playground's verdict)`,
     timing:
-      /waited \d+ ms|held it \d+ ms; started async.*? ms of work, then wait\(\) held it \d+ ms|overlapped their work with it: \w+/g,
+      /waited \d+ ms|held it \d+ ms; started async.*? ms of work, then wait\(\) held it \d+ ms|overlapped their work with it: \w+|(?<=the late rank 0 waited least: )\w+/g,
   },
   {
     playground: '02-ring-all-reduce-solution.ts',

@@ -11,6 +11,7 @@ const TIMED = [
   'tests/unit/cluster/cluster.test.ts',
   'tests/unit/rank/memory-budget.test.ts',
   'tests/unit/twins/twin-runs.test.ts',
+  'tests/unit/playgrounds/wall-clock-playgrounds.test.ts',
 ];
 
 export default defineConfig({

@@ -172,7 +172,7 @@ for (let t = 0; t < steps; t++) {
 const ddpW = await ddp.snapshot(),
   fsdpW = await fsdp.snapshot(); // FSDP's snapshot all-gathers every rank's shards into whole weights
 // Read with data(), not dataSync(): WebGPU's synchronous read is slow, and on SwiftShader it returned wrong values.
-const refW = single ? await Promise.all(single.model.params.map((p) => p.data())) : undefined;
+const refW = single ? await Promise.all(single.model.params.map((p) => p.data())) : [];
 const gap = (w: Record<string, Float32Array>) =>
   Math.max(
     ...Object.values(w).map((v, i) => Math.max(...v.map((a, j) => Math.abs(a - refW![i]![j]!)))),

@@ -30,7 +30,7 @@ for (const k of sizes) {
   // Every rank makes every group, in the same order, as torch.distributed.new_group requires.
   const group = dist.newGroup(Array.from({ length: k }, (_, i) => i));
   let seconds = 0,
-    lastAvg: tf.Tensor[] | undefined;
+    lastAvg: tf.Tensor[] = [];
   if (group.rank >= 0) {
     const t0 = await clock();
     for (let s = 0; s < steps; s++) {
@@ -48,9 +48,9 @@ for (const k of sizes) {
   }
   stepSeconds.push(seconds);
   // The group's averaged gradient, read after the timing: the numbers this weak scaling moves.
-  const values = await Promise.all((lastAvg ?? []).map((g) => g.data<'float32'>()));
+  const values = await Promise.all(lastAvg.map((g) => g.data<'float32'>()));
   gradNorms.push(Math.sqrt(values.reduce((n, v) => v.reduce((m, x) => m + x * x, n), 0)));
-  tf.dispose(lastAvg ?? []);
+  tf.dispose(lastAvg);
   await dist.barrier(); // the next size starts together
 }
 // Rank 0 was in every group: its times are the ones to report, on every rank.

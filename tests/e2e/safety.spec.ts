@@ -356,14 +356,7 @@ test('one run per playground (item 6): 20 clicks on Run before the editor loads 
   await page.waitForTimeout(1_000);
   await expect(root.locator('[data-status]')).toContainText(/Finished|Failed/); // no second run began
   expect(rankWorkers.length).toBeLessThanOrEqual(8); // at most one warm set, prepared for the next Run
-  for (let r = 0; r < 4; r++)
-    expect(
-      (
-        (await root.locator(`[data-rank="${r}"] pre`).textContent())!.match(
-          /matches the full-batch gradient/g,
-        ) ?? []
-      ).length,
-    ).toBe(1);
+  await expectOneRunOnEveryRank(root);
   // Ctrl+Enter and Run together while a run is going: still one run.
   await openEditor(root);
   await root.locator('.monaco-editor .view-lines').click();
@@ -373,6 +366,11 @@ test('one run per playground (item 6): 20 clicks on Run before the editor loads 
   await expect(root.locator('[data-status]')).toContainText(/Finished|Failed/, { timeout: 60_000 });
   // One run: it takes the warm set or starts four workers, never two runs' worth.
   expect(rankWorkers.length - before).toBeLessThanOrEqual(4);
+  await expectOneRunOnEveryRank(root);
+});
+
+/** Every rank's pane shows the program's closing line exactly once: one run, not two. */
+async function expectOneRunOnEveryRank(root: Locator): Promise<void> {
   for (let r = 0; r < 4; r++)
     expect(
       (
@@ -381,7 +379,7 @@ test('one run per playground (item 6): 20 clicks on Run before the editor loads 
         ) ?? []
       ).length,
     ).toBe(1);
-});
+}
 
 test.describe('share links (item 15)', () => {
   // ≈ 8 s.

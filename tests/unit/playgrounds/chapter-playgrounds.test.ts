@@ -3,9 +3,12 @@ import { runProgram } from '../../../playground/cluster/node.ts';
 import {
   onePerRun,
   playgroundCaseName,
+  runByTwin,
   runPlaygroundCase,
   WALL_CLOCK_PLAYGROUNDS,
 } from './playground-cases.ts';
+import { hasTorch } from '../twins/has-torch.ts';
+import { TWIN_CASES } from '../twins/twin-cases.ts';
 import {
   NOT_EMBEDDED,
   playgroundFiles,
@@ -34,9 +37,16 @@ describe('the playground manifest', () => {
 });
 
 describe('every chapter playground (and every program no page embeds) prints its expected lines on every rank', () => {
-  for (const p of chapterOrStandalone)
-    if (!WALL_CLOCK_PLAYGROUNDS.includes(p.src))
-      it(playgroundCaseName(p), () => runPlaygroundCase(p), 300_000);
+  const twins = TWIN_CASES.filter((c) => !c.staticOnly);
+  for (const p of chapterOrStandalone) {
+    if (WALL_CLOCK_PLAYGROUNDS.includes(p.src)) continue;
+    // Where PyTorch is here, twin-runs.test.ts runs these programs anyway and checks the page's lines on that run.
+    if (hasTorch && runByTwin(p, twins))
+      it.skip(
+        `${playgroundCaseName(p)}: checked in twin-runs.test.ts, on the run its twin is compared with`,
+      );
+    else it(playgroundCaseName(p), () => runPlaygroundCase(p), 300_000);
+  }
 });
 
 it('the scaling program reports a positive throughput', async () => {

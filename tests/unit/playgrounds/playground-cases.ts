@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import { runProgram } from '../../../playground/cluster/node.ts';
 import { playgroundManifest, readProgram } from '../../playground-manifest.ts';
 
-type Embed = Awaited<ReturnType<typeof playgroundManifest>>[number];
+export type Embed = Awaited<ReturnType<typeof playgroundManifest>>[number];
 
 /**
  * Playgrounds whose printed verdicts compare real elapsed times between ranks (an async all-reduce
@@ -36,14 +36,45 @@ export function playgroundCaseName(p: Embed): string {
   return `${p.src} on ${p.world} ranks${p.cluster ? ` as ${p.cluster.preset}` : ''}${p.page ? ` (${p.page})` : ' (not embedded)'}`;
 }
 
+/** Chapters 7–9 and chapter 1's transformer demo train transformer blocks: WASM runs them several times faster than CPU. */
+export const backendOf = (src: string): 'cpu' | 'wasm' =>
+  /^0[789]-|char-transformer/.test(src) ? 'wasm' : 'cpu';
+
+/** The world sizes twin-runs.test.ts runs every twin at. */
+export const TWIN_WORLDS: readonly number[] = [2, 4];
+
+/**
+ * Whether twin-runs.test.ts already runs this embed's program as its page does (same ranks and backend, real time)
+ * and checks the page's lines there: then the chapter test leaves it to that run instead of running it again.
+ */
+export function runByTwin(p: Embed, twins: readonly { playground: string; backend?: string }[]) {
+  const twin = twins.find((c) => c.playground === p.src);
+  // RANKS_TWINS (twin-runs.test.ts) narrows the twins run to a few while one is being written.
+  const only = process.env.RANKS_TWINS?.split(',').filter(Boolean);
+  return (
+    twin !== undefined &&
+    (!only || only.includes(p.src)) &&
+    !WALL_CLOCK_PLAYGROUNDS.includes(p.src) &&
+    TWIN_WORLDS.includes(p.world) &&
+    !p.cluster &&
+    (twin.backend ?? 'cpu') === backendOf(p.src)
+  );
+}
+
+/** Expects the page's lines on every rank (or the one it names) of a finished run's logs. */
+export function expectPageLines(p: Embed, logs: readonly string[][]): void {
+  logs.forEach((lines, rank) => {
+    if (p.onlyRank !== undefined && rank !== p.onlyRank) return;
+    for (const line of p.expect) expect(lines.join('\n'), `rank ${rank}`).toContain(line);
+  });
+}
+
 /** Runs the program in Node workers and expects its page's lines on every rank (or the one it names). */
 export async function runPlaygroundCase(p: Embed): Promise<void> {
-  // Chapters 7–9 and chapter 1's transformer demo train transformer blocks: WASM runs them several times faster than CPU.
-  const backend = /^0[789]-|char-transformer/.test(p.src) ? 'wasm' : 'cpu';
   const { result, record } = await runProgram({
     code: readProgram(p.src),
     worldSize: p.world,
-    backend,
+    backend: backendOf(p.src),
     timeoutMs: 240_000,
     ...(p.cluster ? { cluster: p.cluster } : {}),
   });
@@ -51,8 +82,5 @@ export async function runPlaygroundCase(p: Embed): Promise<void> {
     result.ok,
     JSON.stringify(record.ranks.map((r) => r.lines.filter((l) => l.kind === 'failure'))),
   ).toBe(true);
-  record.logs.forEach((lines, rank) => {
-    if (p.onlyRank !== undefined && rank !== p.onlyRank) return;
-    for (const line of p.expect) expect(lines.join('\n'), `rank ${rank}`).toContain(line);
-  });
+  expectPageLines(p, record.logs);
 }

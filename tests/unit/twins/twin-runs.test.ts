@@ -8,16 +8,20 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { ClusterEvent } from '../../../playground/cluster/protocol.ts';
 import { runProgram } from '../../../playground/cluster/node.ts';
 import { compareLines, TWIN_CASES, type TwinCase } from './twin-cases.ts';
+import { hasTorch, PYTHON } from './has-torch.ts';
+import { playgroundManifest } from '../../playground-manifest.ts';
+import {
+  expectPageLines,
+  onePerRun,
+  runByTwin,
+  TWIN_WORLDS,
+} from '../playgrounds/playground-cases.ts';
 
-const PYTHON = '/usr/bin/python3';
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const TWINS = join(ROOT, 'content', 'twins');
 const PLAYGROUNDS = join(ROOT, 'content', 'chapters', 'playgrounds');
 const DRIVER = join(ROOT, 'tests', 'reference', 'twin_driver.py');
-const WORLDS = [2, 4] as const;
 
-const hasTorch =
-  spawnSync(PYTHON, ['-c', 'import torch.distributed'], { stdio: 'ignore' }).status === 0;
 if (!hasTorch)
   console.warn(
     `twins: skipped, "${PYTHON} -c 'import torch.distributed'" failed (apt-get install python3-torch to run the PyTorch twins)`,
@@ -131,7 +135,7 @@ async function runPlayground(c: TwinCase, world: number): Promise<string[][]> {
     code,
     worldSize: world,
     backend: c.backend ?? 'cpu',
-    timeoutMs: 120_000,
+    timeoutMs: 240_000,
   });
   const logs = (events as ClusterEvent[]).filter(
     (e): e is Extract<ClusterEvent, { type: 'log' }> => e.type === 'log',
@@ -144,6 +148,9 @@ async function runPlayground(c: TwinCase, world: number): Promise<string[][]> {
     logs.filter((l) => l.rank === r).map((l) => l.text),
   );
 }
+
+const twins = TWIN_CASES.filter((c) => !c.staticOnly);
+const embeds = onePerRun(await playgroundManifest()).filter((p) => runByTwin(p, twins));
 
 describe.skipIf(!hasTorch)(
   'PyTorch twins under torchrun (Gloo, CPU) print what their playgrounds print',
@@ -220,8 +227,10 @@ for v in json.loads(sys.argv[1]):
       expect(run.stdout.trim().split('\n')).toEqual(expected);
     });
 
-    for (const world of WORLDS) {
+    for (const world of TWIN_WORLDS) {
       for (const c of RUNNABLE) {
+        // The page that embeds this program at this world (chapter-playgrounds.test.ts leaves its lines to this run).
+        const page = embeds.find((p) => p.src === c.playground && p.world === world);
         it(`${c.playground} on ${world} ranks (tolerance abs ${c.abs}, rel ${c.rel}: ${c.why}${c.unavailable ? `; where the twin prints n/a: ${c.unavailable.why}` : ''})`, async () => {
           const ts = await runPlayground(c, world);
           const py = await driver.get(world)!;
@@ -232,6 +241,7 @@ for v in json.loads(sys.argv[1]):
           expect(ts.flat().length, `${c.playground} printed nothing`).toBeGreaterThan(0);
           for (let rank = 0; rank < world; rank++)
             expect(compareLines(ts[rank]!, lines![rank]!, c), `rank ${rank}`).toEqual([]);
+          if (page) expectPageLines(page, ts);
         }, 240_000);
       }
     }

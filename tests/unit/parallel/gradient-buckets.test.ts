@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { hasTorch, PYTHON } from '../../reference/python.ts';
 import {
   bucketSizeLimits,
   constructionBuckets,
@@ -9,8 +10,6 @@ import {
 } from '../../../playground/parallel/gradient-buckets.ts';
 
 const MB = 2 ** 20;
-const PYTHON = '/usr/bin/python3';
-const hasTorch = spawnSync(PYTHON, ['-c', 'import torch'], { stdio: 'ignore' }).status === 0;
 if (!hasTorch)
   console.warn(`gradientBuckets: PyTorch comparison skipped, "${PYTHON} -c 'import torch'" failed`);
 

@@ -4,11 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { hasTorch, PYTHON } from '../../reference/python.ts';
 import { loadReference, maxParamDiff } from './reference-json.ts';
 
-const PYTHON = '/usr/bin/python3';
 const REGENERATE = fileURLToPath(new URL('../../reference/regenerate.py', import.meta.url));
-const hasTorch = spawnSync(PYTHON, ['-c', 'import torch'], { stdio: 'ignore' }).status === 0;
 
 if (!hasTorch)
   console.warn(

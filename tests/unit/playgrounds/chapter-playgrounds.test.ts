@@ -7,7 +7,7 @@ import {
   runPlaygroundCase,
   WALL_CLOCK_PLAYGROUNDS,
 } from './playground-cases.ts';
-import { hasTorch } from '../twins/has-torch.ts';
+import { hasTorch } from '../../reference/python.ts';
 import { TWIN_CASES } from '../twins/twin-cases.ts';
 import {
   NOT_EMBEDDED,

@@ -4,13 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { PYTHON } from '../../reference/python.ts';
 import { compareLines, TWIN_CASES } from './twin-cases.ts';
 import { PYTORCH_API, pytorchNamesIn } from './pytorch-api.ts';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const TWINS = join(ROOT, 'content', 'twins');
 const PLAYGROUNDS = join(ROOT, 'content', 'chapters', 'playgrounds');
-const PYTHON = '/usr/bin/python3';
 const twins = readdirSync(TWINS)
   .filter((f) => f.endsWith('.py') && f !== 'ranks_twin.py')
   .sort();

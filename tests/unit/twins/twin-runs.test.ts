@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { ClusterEvent } from '../../../playground/cluster/protocol.ts';
 import { runProgram } from '../../../playground/cluster/node.ts';
 import { compareLines, TWIN_CASES, type TwinCase } from './twin-cases.ts';
-import { hasTorch, PYTHON } from './has-torch.ts';
+import { hasTorch, PYTHON } from '../../reference/python.ts';
 import { playgroundManifest } from '../../playground-manifest.ts';
 import {
   expectPageLines,

@@ -35,8 +35,9 @@ export class PeerLiveness {
     this.#now = now;
   }
 
-  /** Starts this rank's heartbeat; returns a function that stops it. */
+  /** Starts this rank's heartbeat (the first beat at once: a word still at 0 means "not joined yet"); returns a function that stops it. */
   static start(board: CallBoard, rank: number): () => void {
+    board.beat(rank);
     const timer = setInterval(() => board.beat(rank), HEARTBEAT_MS);
     (timer as { unref?: () => void }).unref?.(); // never the reason a Node worker stays alive
     return () => clearInterval(timer);
@@ -79,7 +80,9 @@ export class PeerLiveness {
    */
   spinningMs(peer: number): number {
     const t = this.#now();
-    if (!this.busy(peer) || this.awaitingDevice(peer)) {
+    // A peer that has not joined yet is still starting (loading tfjs, compiling the program: seconds for 16 ranks
+    // sharing 2 busy cores), not looping: waiting for it is bounded by the run's time limit.
+    if (!this.busy(peer) || this.awaitingDevice(peer) || this.#board.heartbeat(peer) === 0) {
       this.#kernels.delete(peer);
       return 0;
     }

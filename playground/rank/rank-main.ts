@@ -1,9 +1,12 @@
 import * as tf from '@tensorflow/tfjs';
 import { joinWorld } from '../collectives/create-dist.ts';
+import { compileReduceKernel } from '../collectives/kernel/reduce-kernel.ts';
 import type { RankCollectives } from '../collectives/rank-collectives.ts';
 import { setCurrentRank } from '../collectives/rank-context.ts';
 import {
   LOG_LEVELS,
+  type Backend,
+  type BackendChoice,
   type ClusterEvent,
   type PlotPoint,
   type TraceEvent,
@@ -21,6 +24,28 @@ import type { BackendPlatform, RankStart } from './rank-protocol.ts';
 
 const LEVELS = LOG_LEVELS;
 const PLOT_FLUSH_MS = 200;
+
+type ChosenBackend = { backend: Backend; reason?: string };
+let prepared: { choice: BackendChoice; chosen: Promise<ChosenBackend> } | undefined;
+
+/** Picks and initialises this worker's tfjs backend once; a run with the same choice reuses it. */
+function prepareBackend(choice: BackendChoice, platform: BackendPlatform): Promise<ChosenBackend> {
+  if (prepared?.choice !== choice)
+    prepared = {
+      choice,
+      chosen: quietly(async () => {
+        const [picked] = await Promise.all([platform.select(tf, choice), compileReduceKernel()]);
+        tf.scalar(0).dispose(); // the first write prints tfjs's "running in Node.js" banner: let it happen here, muted
+        return picked;
+      }),
+    };
+  return prepared.chosen;
+}
+
+/** Warms a worker that has no program yet (see RankApi.prepare); errors wait for the run to report them. */
+export async function prepareRank(choice: BackendChoice, platform: BackendPlatform): Promise<void> {
+  await prepareBackend(choice, platform).catch(() => {});
+}
 
 /** Runs the reader's program as one rank: picks a backend, joins the shared world, streams output, reports exit. */
 export async function runRank(start: RankStart, platform: BackendPlatform): Promise<void> {
@@ -89,11 +114,7 @@ export async function runRank(start: RankStart, platform: BackendPlatform): Prom
     });
   let ok = false;
   try {
-    const chosen = await quietly(async () => {
-      const picked = await platform.select(tf, start.backend);
-      tf.scalar(0).dispose(); // the first write prints tfjs's "running in Node.js" banner: let it happen here, muted
-      return picked;
-    });
+    const chosen = await prepareBackend(start.backend, platform);
     emit({
       type: 'backend',
       rank,

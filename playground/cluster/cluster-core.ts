@@ -130,6 +130,29 @@ function checkWorld(worldSize: number, backend: BackendChoice): void {
 
 const epochNow = () => performance.timeOrigin + performance.now();
 
+/** The last program compiled (or compiled ahead): a Run of the code warmed for skips the compiler. */
+let lastCompiled: { code: string; checks: string | undefined; js: string } | undefined;
+
+/** Compiles a program (see compile.ts), reusing the last result for the same code and checks. */
+function compileOnce(code: string, checks: string | undefined): string {
+  if (lastCompiled?.code === code && lastCompiled.checks === checks) return lastCompiled.js;
+  const js = compileProgram(code, checks);
+  lastCompiled = { code, checks, js };
+  return js;
+}
+
+/**
+ * Compiles the program a Run is expected to run while the page is idle, so the Run itself does not wait
+ * for the compiler (its first call also pays for its own start-up). A program with errors is left to the Run.
+ */
+export function compileAhead(code: string, checks?: string): void {
+  try {
+    compileOnce(code, checks);
+  } catch {
+    // the Run reports it
+  }
+}
+
 /**
  * Validates options, compiles once, starts every rank, and settles when all exit, one fails hard, time runs
  * out, or stop(). Nothing here ever waits on shared memory: a rank can write any of it. `takePrepared` is
@@ -157,7 +180,7 @@ export function startClusterOn(
 
   let js: string;
   try {
-    js = compileProgram(options.code, options.checks);
+    js = compileOnce(options.code, options.checks);
   } catch (e) {
     const err = e instanceof CompileError ? e : new CompileError(String(e));
     const error = { message: err.message, line: err.line, column: err.column };

@@ -9,8 +9,13 @@ import {
 import { sharedCode, sharedId } from './share-link.ts';
 import type { Workbench } from './workbench.ts';
 
-/** Warm ranks are prepared once the page has been quiet this long, after the reader arrived or after a run. */
-const WARM_AFTER_QUIET_MS = 1000;
+/**
+ * Warm ranks are prepared once the page has been quiet this long, after the reader arrived or after a run:
+ * short, because a Run 2 s after either should find them ready, and preparing four takes most of that.
+ */
+const WARM_AFTER_QUIET_MS = 200;
+/** The longest the warming waits for an idle moment once due (a busy page may have none for a while). */
+const WARM_IDLE_TIMEOUT_MS = 500;
 /** A page hidden this long gives its warm ranks back (their memory and threads). */
 const COOL_AFTER_HIDDEN_MS = 60_000;
 
@@ -77,10 +82,14 @@ class RanksPlayground extends HTMLElement {
     return (this.dataset.backend as 'auto') ?? 'auto';
   }
 
-  /** Prepares the next run's ranks for this playground, then (once it has run) loads its editor too. */
+  /**
+   * Prepares the next run's ranks for this playground, the runtime side of the page and the program it would
+   * run, then (once it has run) loads its editor too.
+   */
   async warm(): Promise<void> {
-    const { warmFor } = await import('./warm-ranks.ts');
-    await warmFor(this.worldSize, this.backend);
+    const [{ warmFor }] = await Promise.all([import('./warm-ranks.ts'), import('./workbench.ts')]);
+    const code = (await this.bench)?.getCode() ?? loadEdits(this.playgroundId) ?? this.original;
+    await warmFor(this.worldSize, this.backend, { code, checks: this.dataset.checks || undefined });
     if (this.bench && !document.hidden && runsInFlight === 0) void this.open(undefined, true);
   }
 
@@ -223,15 +232,20 @@ function scheduleWarm(): void {
   if (!readerPresent) return;
   clearTimeout(warmTimer);
   warmTimer = setTimeout(() => {
-    const idle = globalThis.requestIdleCallback ?? ((f: () => void) => setTimeout(f, 0));
-    idle(() => {
-      if (document.hidden || runsInFlight > 0) return;
-      const onScreen = [...near].sort((a, b) =>
-        a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1,
-      );
-      const target = lastUsed && near.has(lastUsed) ? lastUsed : (onScreen[0] ?? lastUsed);
-      void target?.warm().catch(() => {}); // warming is a head start: a Run reports any real failure
-    });
+    const idle =
+      globalThis.requestIdleCallback ??
+      ((f: () => void, _options?: IdleRequestOptions) => setTimeout(f, 0));
+    idle(
+      () => {
+        if (document.hidden || runsInFlight > 0) return;
+        const onScreen = [...near].sort((a, b) =>
+          a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1,
+        );
+        const target = lastUsed && near.has(lastUsed) ? lastUsed : (onScreen[0] ?? lastUsed);
+        void target?.warm().catch(() => {}); // warming is a head start: a Run reports any real failure
+      },
+      { timeout: WARM_IDLE_TIMEOUT_MS },
+    );
   }, WARM_AFTER_QUIET_MS);
 }
 

@@ -3,7 +3,7 @@
  * and the call that does it. Loaded only when the page is idle, never before interaction.
  */
 import type { BackendChoice } from '../../../playground/cluster/protocol.ts';
-import { coolRanks, warmRanks } from '../../../playground/cluster/browser.ts';
+import { compileAhead, coolRanks, warmRanks } from '../../../playground/cluster/browser.ts';
 
 export { coolRanks };
 
@@ -47,9 +47,23 @@ export function deviceHints(): DeviceHints {
   };
 }
 
-/** Prepares the next run's ranks if the device can afford them (else frees any); resolves when ready. */
-export async function warmFor(worldSize: number, backend: BackendChoice): Promise<void> {
+/** What the next Run is expected to run: compiled ahead, so the Run does not wait for the compiler. */
+export interface NextProgram {
+  code: string;
+  checks?: string;
+}
+
+/**
+ * Prepares the next run's ranks if the device can afford them (else frees any), and compiles the program
+ * the Run is expected to run; resolves when the ranks are ready.
+ */
+export async function warmFor(
+  worldSize: number,
+  backend: BackendChoice,
+  next: NextProgram,
+): Promise<void> {
   if (!globalThis.crossOriginIsolated) return; // a Run says why; warming has nothing to add
-  if (!mayWarm(worldSize, deviceHints())) return coolRanks();
-  await warmRanks(worldSize, backend);
+  const ready = mayWarm(worldSize, deviceHints()) ? warmRanks(worldSize, backend) : coolRanks();
+  compileAhead(next.code, next.checks); // on the page's thread while the ranks load on theirs
+  await ready;
 }

@@ -38,8 +38,6 @@ export interface RankWorker {
 /** What differs between the browser and Node: how a worker is made and how a crash is reported. */
 export interface WorkerPlatform {
   spawn(rank: number, onCrash: (message: string) => void): RankWorker;
-  /** Start rank 0 alone and the rest once it is prepared, so they read its scripts from the cache, not the network. */
-  staggerSpawn?: boolean;
 }
 
 /**
@@ -54,7 +52,7 @@ export interface PreparedRanks {
   /** Hands over all workers and the shared memory, routing each rank's crash (even an earlier one) to onCrash. */
   claim(onCrash: (rank: number, message: string) => void): {
     world: SharedWorld;
-    /** Each rank's worker once prepared; rejects if the run ended before that rank was spawned. */
+    /** Each rank's worker once prepared. */
     spawned: Promise<RankWorker>[];
     /** Terminates every worker of the set at once, started or still loading. */
     terminate(): void;
@@ -77,7 +75,6 @@ export function prepareRanksOn(
   let terminated = false;
   const workers: RankWorker[] = [];
   const spawn = (rank: number): Promise<RankWorker> => {
-    if (terminated) return Promise.reject(new Error('the run ended before this rank started'));
     const worker = platform.spawn(rank, (message) => {
       if (onCrash) onCrash(rank, message);
       else crashes[rank] ??= message;
@@ -89,17 +86,11 @@ export function prepareRanksOn(
     terminated = true;
     for (const w of workers) w.terminate();
   };
-  const first = spawn(0);
-  const rest = (platform.staggerSpawn ? first : Promise.resolve()).then(
-    () => Array.from({ length: worldSize - 1 }, (_, i) => spawn(i + 1)),
-    () => Array.from({ length: worldSize - 1 }, (_, i) => spawn(i + 1)),
-  );
-  const spawned = [
-    first,
-    ...Array.from({ length: worldSize - 1 }, (_, i) => rest.then((r) => r[i]!)),
-  ];
+  // All at once: the browser's HTTP cache lets the second to last rank read the scripts and WASM the first is
+  // fetching (hashed assets are immutable), so nothing is fetched twice and no rank waits for another to prepare.
+  const spawned = Array.from({ length: worldSize }, (_, rank) => spawn(rank));
   // A rank that cannot prepare still counts as ready: its run reports the failure.
-  const ready = Promise.allSettled(spawned).then(() => {});
+  const ready = Promise.allSettled(spawned).then(() => void mark('ranks:prepared'));
   return {
     worldSize,
     backend,
@@ -129,6 +120,7 @@ function checkWorld(worldSize: number, backend: BackendChoice): void {
 }
 
 const epochNow = () => performance.timeOrigin + performance.now();
+const mark = (name: string) => globalThis.performance.mark?.(name);
 
 /** The last program compiled (or compiled ahead): a Run of the code warmed for skips the compiler. */
 let lastCompiled: { code: string; checks: string | undefined; js: string } | undefined;
@@ -165,6 +157,7 @@ export function startClusterOn(
   takePrepared?: (worldSize: number, backend: BackendChoice) => PreparedRanks | undefined,
 ): RunningCluster {
   const runStart = epochNow();
+  mark('ranks:run'); // marks (here and in rank-main.ts) let a profile split a Run's latency into its steps
   const elapsed = () => epochNow() - runStart;
   const { worldSize, backend = 'auto', timeoutMs = DEFAULT_TIMEOUT_MS } = options;
   checkWorld(worldSize, backend);
@@ -279,6 +272,7 @@ export function startClusterOn(
     });
     channel.port1.start();
     ports.push(channel.port1);
+    mark(`ranks:handed rank ${rank}`);
     worker.api
       .run(
         Comlink.transfer(

@@ -50,6 +50,7 @@ export async function prepareRank(choice: BackendChoice, platform: BackendPlatfo
 /** Runs the reader's program as one rank: picks a backend, joins the shared world, streams output, reports exit. */
 export async function runRank(start: RankStart, platform: BackendPlatform): Promise<void> {
   const { rank, events } = start;
+  performance.mark?.(`ranks:received rank ${rank}`);
   const now = () => performance.timeOrigin + performance.now() - start.runStart;
   const pacer = new LogPacer(start.logCounters, rank, (lines) => events.postMessage(lines));
   const emit = (e: ClusterEvent) => {
@@ -183,6 +184,7 @@ export async function runRank(start: RankStart, platform: BackendPlatform): Prom
     };
     // A blob:/data: module, not eval: the page's CSP has no 'unsafe-eval'. Its body only defines the function.
     const program = await loadProgram(start.js);
+    performance.mark?.(`ranks:program rank ${rank}`); // the reader's program starts (see cluster-core.ts)
     lockIntrinsics();
     const module = { exports: {} };
     await program(require, module.exports, module);

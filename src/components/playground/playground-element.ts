@@ -10,10 +10,12 @@ import { sharedCode, sharedId } from './share-link.ts';
 import type { Workbench } from './workbench.ts';
 
 /**
- * Warm ranks are prepared once the page has been quiet this long, after the reader arrived or after a run:
- * short, because a Run 2 s after either should find them ready, and preparing four takes most of that.
+ * Warm ranks are prepared once the page has been quiet this long after the reader arrived (or came near a
+ * playground, or chose a world): short, because a Run 2 s later should find four ranks ready.
  */
-const WARM_AFTER_QUIET_MS = 200;
+const WARM_AFTER_ARRIVAL_MS = 200;
+/** ...and this long after a run ended: the reader reads its output first, and a new set never races the last. */
+const WARM_AFTER_RUN_MS = 1000;
 /** The longest the warming waits for an idle moment once due (a busy page may have none for a while). */
 const WARM_IDLE_TIMEOUT_MS = 500;
 /** A page hidden this long gives its warm ranks back (their memory and threads). */
@@ -69,6 +71,7 @@ class RanksPlayground extends HTMLElement {
       })
       .finally(() => {
         runsInFlight--;
+        lastRunEnded = performance.now();
         scheduleWarm();
       });
   }
@@ -228,9 +231,16 @@ const onPresence = () => {
 };
 for (const type of PRESENCE) addEventListener(type, onPresence, { capture: true, passive: true });
 
+/** When the last run ended (ms, performance.now()): no warming starts sooner than WARM_AFTER_RUN_MS after it. */
+let lastRunEnded = -Infinity;
+
 function scheduleWarm(): void {
   if (!readerPresent) return;
   clearTimeout(warmTimer);
+  const quietMs = Math.max(
+    WARM_AFTER_ARRIVAL_MS,
+    lastRunEnded + WARM_AFTER_RUN_MS - performance.now(),
+  );
   warmTimer = setTimeout(() => {
     const idle =
       globalThis.requestIdleCallback ??
@@ -246,7 +256,7 @@ function scheduleWarm(): void {
       },
       { timeout: WARM_IDLE_TIMEOUT_MS },
     );
-  }, WARM_AFTER_QUIET_MS);
+  }, quietMs);
 }
 
 document.addEventListener('visibilitychange', () => {

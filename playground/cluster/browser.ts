@@ -24,6 +24,7 @@ const browserWorkers: WorkerPlatform = {
     });
     return { api: Comlink.wrap<RankApi>(worker), terminate: () => worker.terminate() };
   },
+  staggerSpawn: true,
 };
 
 /** The page's one set of warm ranks: a page runs one world at a time, so one set serves whichever playground runs next. */

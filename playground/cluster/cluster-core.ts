@@ -38,6 +38,8 @@ export interface RankWorker {
 /** What differs between the browser and Node: how a worker is made and how a crash is reported. */
 export interface WorkerPlatform {
   spawn(rank: number, onCrash: (message: string) => void): RankWorker;
+  /** Start rank 0 alone and the rest once it is prepared, so they read its scripts from the cache, not the network. */
+  staggerSpawn?: boolean;
 }
 
 /**
@@ -52,7 +54,7 @@ export interface PreparedRanks {
   /** Hands over all workers and the shared memory, routing each rank's crash (even an earlier one) to onCrash. */
   claim(onCrash: (rank: number, message: string) => void): {
     world: SharedWorld;
-    /** Each rank's worker once prepared. */
+    /** Each rank's worker once prepared; rejects if the run ended before that rank was spawned. */
     spawned: Promise<RankWorker>[];
     /** Terminates every worker of the set at once, started or still loading. */
     terminate(): void;
@@ -75,6 +77,7 @@ export function prepareRanksOn(
   let terminated = false;
   const workers: RankWorker[] = [];
   const spawn = (rank: number): Promise<RankWorker> => {
+    if (terminated) return Promise.reject(new Error('the run ended before this rank started'));
     const worker = platform.spawn(rank, (message) => {
       if (onCrash) onCrash(rank, message);
       else crashes[rank] ??= message;
@@ -86,9 +89,16 @@ export function prepareRanksOn(
     terminated = true;
     for (const w of workers) w.terminate();
   };
-  // All at once: the browser's HTTP cache lets the second to last rank read the scripts and WASM the first is
-  // fetching (hashed assets are immutable), so nothing is fetched twice and no rank waits for another to prepare.
-  const spawned = Array.from({ length: worldSize }, (_, rank) => spawn(rank));
+  // Staggered (browser): started together, two ranks sometimes both fetched the 350 KB (gzip) worker script.
+  const first = spawn(0);
+  const rest = (platform.staggerSpawn ? first : Promise.resolve()).then(
+    () => Array.from({ length: worldSize - 1 }, (_, i) => spawn(i + 1)),
+    () => Array.from({ length: worldSize - 1 }, (_, i) => spawn(i + 1)),
+  );
+  const spawned = [
+    first,
+    ...Array.from({ length: worldSize - 1 }, (_, i) => rest.then((r) => r[i]!)),
+  ];
   // A rank that cannot prepare still counts as ready: its run reports the failure.
   const ready = Promise.allSettled(spawned).then(() => void mark('ranks:prepared'));
   return {

@@ -1,7 +1,7 @@
 """PyTorch twin of 01-char-transformer.ts: a small decoder-only, character-level transformer trained three ways at once
 on every rank: with DistributedDataParallel on this rank's shard of each global batch, with FSDP2's fully_shard on the
-same shard (the whole model one unit: each rank keeps a 1/world slice of every weight and of Adam's state), and, on
-rank 0, as one device on the whole batch. Same init, same data, same Adam (torch.optim.Adam, which the playground's
+same shard (fully_shard on each block, then on the root, which takes the embeddings and the head: each rank keeps a
+1/world slice of every weight and of Adam's state), and, on rank 0, as one device on the whole batch. Same init, same data, same Adam (torch.optim.Adam, which the playground's
 Adam copies operation for operation): the losses and the final weights agree to float32 rounding. The playground's
 plot.line charts are drawn on its page only; this twin prints just its console lines.
 
@@ -42,35 +42,42 @@ per = global_batch // n
 causal = torch.triu(torch.ones(s, s), diagonal=1).mul(-1e9).to(device)  # 0 on and below the diagonal, −1e9 above
 
 
+def r(shape, seed):
+    return nn.Parameter(random_normal(shape, 0, 0.08, seed=seed))  # the same seeds on every rank
+
+
+class Block(nn.Module):
+    """One pre-norm block: causal multi-head attention, then a 4h MLP, each added back (LayerNorm without affine)."""
+
+    def __init__(self, l):
+        super().__init__()
+        self.wqkv, self.wo = r([h, 3 * h], 10 + l), r([h, h], 20 + l)
+        self.w1, self.w2 = r([h, 4 * h], 30 + l), r([4 * h, h], 40 + l)
+
+    def forward(self, y):
+        # Attributes read at call time: FSDP2 swaps each module's registered parameters (sharded ↔ whole).
+        rows = y.shape[0]
+        qkv = F.layer_norm(y, (h,), eps=1e-5) @ self.wqkv
+        q, k, v = (qkv[:, :, i * h:(i + 1) * h].reshape(rows, s, heads, dh).transpose(1, 2) for i in range(3))
+        att = (q @ k.transpose(-1, -2) / math.sqrt(dh) + causal).softmax(-1)
+        y = y + (att @ v).transpose(1, 2).reshape(rows, s, h) @ self.wo
+        return y + F.relu(F.layer_norm(y, (h,), eps=1e-5) @ self.w1) @ self.w2
+
+
 class CharTransformer(nn.Module):
-    """Embeddings, pre-norm causal attention + 4h MLP blocks (LayerNorm without affine), output head."""
+    """Embeddings, the blocks, and the output head: the playground's stages."""
 
     def __init__(self):
         super().__init__()
-
-        def r(shape, seed):
-            return nn.Parameter(random_normal(shape, 0, 0.08, seed=seed))  # the same seeds on every rank
-
-        ps = [r([V, h], 1), r([s, h], 2)]
-        for l in range(layers):
-            ps += [r([h, 3 * h], 10 + l), r([h, h], 20 + l), r([h, 4 * h], 30 + l), r([4 * h, h], 40 + l)]
-        ps.append(r([h, V], 3))
-        # Plain attributes, read afresh in forward: FSDP2 swaps each module's registered parameters (sharded ↔ whole).
-        self.count = len(ps)
-        for i, p in enumerate(ps):
-            self.register_parameter(f"p{i}", p)
+        self.wte, self.wpe = r([V, h], 1), r([s, h], 2)
+        self.blocks = nn.ModuleList(Block(l) for l in range(layers))
+        self.head = r([h, V], 3)
 
     def forward(self, x):
-        p, rows = [getattr(self, f"p{i}") for i in range(self.count)], x.shape[0]
-        y = p[0][x] + p[1]  # an embedding lookup: the playground's one-hot × table
-        for l in range(layers):
-            wqkv, wo, w1, w2 = p[2 + 4 * l:6 + 4 * l]
-            qkv = F.layer_norm(y, (h,), eps=1e-5) @ wqkv
-            q, k, v = (qkv[:, :, i * h:(i + 1) * h].reshape(rows, s, heads, dh).transpose(1, 2) for i in range(3))
-            att = (q @ k.transpose(-1, -2) / math.sqrt(dh) + causal).softmax(-1)
-            y = y + (att @ v).transpose(1, 2).reshape(rows, s, h) @ wo
-            y = y + F.relu(F.layer_norm(y, (h,), eps=1e-5) @ w1) @ w2
-        return F.layer_norm(y, (h,), eps=1e-5) @ p[-1]
+        y = self.wte[x] + self.wpe  # an embedding lookup: the playground's one-hot × table
+        for block in self.blocks:
+            y = block(y)
+        return F.layer_norm(y, (h,), eps=1e-5) @ self.head
 
 
 def batch(t):
@@ -105,10 +112,19 @@ def adam(model):
 ddp = DistributedDataParallel(CharTransformer().to(device))  # gradients all-reduced (averaged) in backward
 ddp_opt = adam(ddp)
 fsdp = None
+fsdp_units = []  # in forward order, as the playground prints them
 if fully_shard is not None:
     fsdp = CharTransformer().to(device)
-    fully_shard(fsdp)  # one unit: every parameter becomes a dim-0 DTensor shard; grads reduce-scattered (averaged)
-    fsdp_opt = adam(fsdp)  # Adam's state is built on the shards, so it is sharded too
+    # FSDP2's recipe (fully_shard's docstring: bottom-up, not on the root only): one unit per block, all-gathered
+    # just before it computes, its gradients reduce-scattered (averaged) as soon as its backward ends.
+    for l, block in enumerate(fsdp.blocks):
+        fully_shard(block)
+        fsdp_units.append(f"block {l}")
+    # Then the root, whose unit takes what no block claimed (embeddings, head); reshard_after_forward left as None
+    # keeps the root's parameters whole from forward to backward, which needs the head first.
+    fully_shard(fsdp)
+    fsdp_units.insert(0, "embedding + head (root)")  # forward reaches the root's embedding first
+    fsdp_opt = adam(fsdp)  # Adam's state is built on the dim-0 DTensor shards, so it is sharded too
 # The one-device reference runs on rank 0 only (the whole batch, every step); its verdicts are broadcast.
 single = CharTransformer().to(device) if rank == 0 else None
 single_opt = adam(single) if single is not None else None
@@ -160,6 +176,7 @@ def per_step(total):
 
 
 fsdp_ms = per_step(ms["fsdp"]) if fsdp else "n/a"
+say(f"FSDP units: {', '.join(fsdp_units) if fsdp else 'n/a'}")
 say(f"vocabulary {V} characters, {count} parameters; per step: DDP {per_step(ms['ddp'])}, FSDP {fsdp_ms}, one device {fixed(single_ms, 0)} ms ({device.type})")
 fsdp_gap_text = exponential(fsdp_gap, 1) if fsdp else "n/a"
 say(f"loss fell from {fixed(first_loss, 2)} to {fixed(last_loss, 2)}: {js_str(last_loss < first_loss - 0.5)}; largest loss gap {exponential(loss_gap, 1)}, largest weight gap DDP {exponential(ddp_gap, 1)}, FSDP {fsdp_gap_text}")

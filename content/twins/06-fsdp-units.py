@@ -16,7 +16,7 @@ import torch.nn.functional as F
 from torch.distributed.fsdp import fully_shard
 from torch.profiler import profile
 
-from ranks_twin import Lcg, fixed, js_str, say, start, finish
+from ranks_twin import Lcg, fixed, js_str, mlp, say, start, finish
 
 rank, world, device = start()
 widths, lr = [64, 64, 64, 64, 64, 64, 64], 0.05
@@ -27,23 +27,7 @@ rows = [i for i in range(8) if i % world == rank]
 xs, ys = x[rows], y[rows]
 
 
-def mlp(seed):
-    """The playground's mlp(widths, { seed }): Linear layers with tanh between, parameters from Lcg(seed) × 0.5 in
-    registration order (weight [out, in], then bias)."""
-    layers = []
-    for i in range(len(widths) - 1):
-        layers.append(nn.Linear(widths[i], widths[i + 1]))
-        if i + 2 < len(widths):
-            layers.append(nn.Tanh())
-    model = nn.Sequential(*layers)
-    rng = Lcg(seed)
-    with torch.no_grad():
-        for p in model.parameters():
-            p.copy_(rng.fill(p.numel(), 0.5).reshape(p.shape))
-    return model.to(device)
-
-
-model = mlp(7)
+model = mlp(widths, 7, device)  # the playground's mlp(widths, { seed: 7 })
 linears = [(name, m) for name, m in model.named_children() if isinstance(m, nn.Linear)]
 for _, layer in linears:
     fully_shard(layer, reshard_after_forward=True)  # one unit per layer: its parameters become dim-0 DTensor shards
@@ -95,7 +79,7 @@ say(f"rank {rank}: all-gathers issued before the neighbouring unit finished comp
 say(f"rank {rank}: {len(scatters)} reduce-scatters, {during_backward} of them issued while backward was still running; at most {peak} of {units} units unsharded at once")
 
 # The result equals one device training on all 8 rows.
-single = mlp(7)
+single = mlp(widths, 7, device)
 F.mse_loss(single(x), y).backward()
 torch.optim.SGD(single.parameters(), lr=lr).step()
 mine = dict(model.named_parameters())

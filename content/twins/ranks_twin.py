@@ -9,9 +9,12 @@ It holds only what a twin needs beyond torch.distributed itself:
     twin starts from the playground's data and weights without loading a file
   - Lcg:            the 32-bit generator of playground/parallel/lcg.ts (the book's reference MLP; tests/reference/mlp_twin.py
                     imports it from here)
+  - mlp:            the playground's mlp(widths, { seed }) as nn.Sequential, parameters from Lcg(seed)
+  - wall_clock, say_clock: real time for the twins of the time playgrounds, whose pages time a simulated cluster
 """
 import math
 import os
+import time
 from decimal import ROUND_HALF_UP, Decimal, localcontext
 
 import torch
@@ -52,6 +55,19 @@ def require_cuda(feature, source):
     """Stops with a clear message where a feature has no CPU implementation in PyTorch."""
     if not torch.cuda.is_available():
         raise SystemExit(f"{feature} needs CUDA GPUs: PyTorch has no CPU path for it ({source}). Run this twin on a GPU machine.")
+
+
+def wall_clock(device):
+    """Seconds on this machine's clock, after the device's queued kernels finish (a GPU runs them asynchronously)."""
+    if device.type == "cuda":
+        torch.cuda.synchronize(device)
+    return time.perf_counter()
+
+
+def say_clock():
+    """Rank 0 says what the times are: a playground on a simulated cluster prints virtual time; a twin measures."""
+    if _rank == 0:
+        say("times: wall clock, measured on this machine")
 
 
 def say(*parts):
@@ -245,3 +261,19 @@ class Lcg:
 
     def fill(self, n, scale=1.0):
         return torch.tensor([self.value() * scale for _ in range(n)], dtype=torch.float32)
+
+
+def mlp(widths, seed, device):
+    """The playground's mlp(widths, { seed }): Linear layers with tanh between, parameters from Lcg(seed) × 0.5 in
+    registration order (weight [out, in], then bias), as playground/parallel/sequential.ts fills them."""
+    layers = []
+    for i in range(len(widths) - 1):
+        layers.append(torch.nn.Linear(widths[i], widths[i + 1]))
+        if i + 2 < len(widths):
+            layers.append(torch.nn.Tanh())
+    model = torch.nn.Sequential(*layers)
+    rng = Lcg(seed)
+    with torch.no_grad():
+        for p in model.parameters():
+            p.copy_(rng.fill(p.numel(), 0.5).reshape(p.shape))
+    return model.to(device)

@@ -25,18 +25,48 @@ export interface RecordedLine {
   column?: number;
 }
 
-/** Everything one rank reported, from its own channel. */
-export interface RankRecord {
-  readonly rank: number;
+/** A log or error event as a line of output; null for every other event. */
+function recordedLine(e: ClusterEvent): RecordedLine | null {
+  if (e.type === 'log') return { time: e.time, kind: e.level, text: e.text };
+  if (e.type !== 'error') return null;
+  return {
+    time: e.time,
+    kind: 'failure',
+    text: e.message,
+    ...(e.line === undefined ? {} : { line: e.line }),
+    ...(e.column === undefined ? {} : { column: e.column }),
+  };
+}
+
+/** Everything one rank reported, from its own channel; its lines are read from the run's events. */
+export class RankRecord {
   backend?: Backend;
   /** Why earlier backends were skipped, if any were. */
   backendReason?: string;
-  /** Its output and errors, in the order they arrived. */
-  readonly lines: RecordedLine[];
+  /** Lines kept so far (output and errors), for the MAX_LOG_LINES cap. */
+  keptLines = 0;
   /** Output lines that arrived after MAX_LOG_LINES were kept (counted, not kept). */
-  droppedLines: number;
+  droppedLines = 0;
   /** Its exit, once it reported one (or the cluster ended it). */
-  exit: { ok: boolean; time: number } | null;
+  exit: { ok: boolean; time: number } | null = null;
+
+  readonly rank: number;
+  readonly #events: readonly ClusterEvent[];
+
+  constructor(rank: number, events: readonly ClusterEvent[]) {
+    this.rank = rank;
+    this.#events = events;
+  }
+
+  /** Its output and errors, in the order they arrived. */
+  get lines(): RecordedLine[] {
+    const lines: RecordedLine[] = [];
+    for (const e of this.#events) {
+      const line = e.rank === this.rank ? recordedLine(e) : null;
+      if (line) lines.push(line);
+    }
+    return lines;
+  }
 }
 
 /**
@@ -67,18 +97,13 @@ export class RunRecord {
     this.worldSize = worldSize;
     this.cluster = cluster;
     this.virtualStepsByRank = Array.from({ length: worldSize }, () => []);
-    this.ranks = Array.from({ length: worldSize }, (_, rank) => ({
-      rank,
-      lines: [],
-      droppedLines: 0,
-      exit: null,
-    }));
+    this.ranks = Array.from({ length: worldSize }, (_, rank) => new RankRecord(rank, this.events));
   }
 
   add(e: ClusterEvent): void {
     const r = this.ranks[e.rank];
     if (!r) return;
-    if (e.type === 'log' && r.lines.length >= MAX_LOG_LINES) {
+    if (e.type === 'log' && r.keptLines >= MAX_LOG_LINES) {
       r.droppedLines++;
       return;
     }
@@ -93,16 +118,8 @@ export class RunRecord {
         if (e.reason) r.backendReason = e.reason;
         break;
       case 'log':
-        r.lines.push({ time: e.time, kind: e.level, text: e.text });
-        break;
       case 'error':
-        r.lines.push({
-          time: e.time,
-          kind: 'failure',
-          text: e.message,
-          ...(e.line === undefined ? {} : { line: e.line }),
-          ...(e.column === undefined ? {} : { column: e.column }),
-        });
+        r.keptLines++;
         break;
       case 'exit':
         r.exit ??= { ok: e.ok, time: e.time };
@@ -163,18 +180,25 @@ export class RunRecord {
 
   /** What each rank printed (console output only, not errors), by rank: what exercise checks are graded on. */
   get logs(): string[][] {
-    return this.ranks.map((r) => r.lines.filter((l) => l.kind !== 'failure').map((l) => l.text));
+    const logs = this.ranks.map((): string[] => []);
+    for (const e of this.events) if (e.type === 'log') logs[e.rank]!.push(e.text);
+    return logs;
   }
 
   /** Errors reported for each rank, by rank. */
   errors(rank: number): RecordedLine[] {
-    return this.ranks[rank]?.lines.filter((l) => l.kind === 'failure') ?? [];
+    return this.events.flatMap((e) =>
+      e.type === 'error' && e.rank === rank ? [recordedLine(e)!] : [],
+    );
   }
 
   /** Every line of every rank, ordered by time (then rank): the combined view. */
   combined(): (RecordedLine & { rank: number })[] {
-    return this.ranks
-      .flatMap((r) => r.lines.map((l) => ({ ...l, rank: r.rank })))
+    return this.events
+      .flatMap((e) => {
+        const line = recordedLine(e);
+        return line ? [{ ...line, rank: e.rank }] : [];
+      })
       .sort((a, b) => a.time - b.time || a.rank - b.rank);
   }
 }

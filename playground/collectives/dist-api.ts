@@ -5,6 +5,7 @@ import type {
   CommStats,
   ReduceOp,
   SimulatedClusterOptions,
+  VirtualStepRank,
 } from '../contract/protocol.ts';
 
 export type {
@@ -62,6 +63,12 @@ export interface Simulation {
    * communication, model FLOPs). DDP, ZeRO and FSDP call it at the end of `step()`.
    */
   endStep(): Promise<void>;
+  /**
+   * This rank's report of the last step it ended, or null before the first: its step time is
+   * `end - start`; `exposedCommSeconds` is what overlap did not hide.
+   * @example await fsdp.trainStep(x, y); const r = dist.simulation?.lastStep(); console.log(r && r.exposedCommSeconds);
+   */
+  lastStep(): VirtualStepRank | null;
 }
 
 /**

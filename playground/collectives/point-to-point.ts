@@ -23,7 +23,7 @@ import {
 import { allocate, sharedView, type Payload } from './typed-views.ts';
 import type { WaitMode } from './world-sync.ts';
 import type { IssuedCall } from './rank-simulation.ts';
-import { formatBytes } from './virtual-collective.ts';
+import { formatBytes, virtualTimeoutMessage } from './virtual-collective.ts';
 
 /**
  * Point-to-point mailboxes: one slot per ordered pair (src → dst). A send returns once its last chunk is in
@@ -65,7 +65,11 @@ export class PointToPoint {
     return p;
   }
 
-  /** Waits for `peer` to move the mailbox counter at `index`; a peer busy computing is waited for, not timed out. */
+  /**
+   * Waits for `peer` to move the mailbox counter at `index`; a peer busy computing is waited for, not timed
+   * out. In a simulated run a peer that died (a planned fault) never will: time out as NCCL would, naming it,
+   * at `arrival` (this call's virtual arrival) plus the timeout.
+   */
   private wait(
     index: number,
     target: number,
@@ -73,13 +77,19 @@ export class PointToPoint {
     peer: number,
     what: string,
     describe: () => string,
-    receiving = false,
+    receiving: boolean,
+    arrival: number,
   ): void | Promise<void> {
     const e = this.e;
     const watchdog = new WatchdogClock();
     const suspicion = new DeadlockSuspicion(RECV_CYCLE_CONFIRM_MS);
     const check = (stalledMs: number) => {
       e.throwIfPoisoned();
+      // Read after the dead mark: a peer that sent (or took) before dying has moved the counter already.
+      if (e.sim && e.deadRanks().includes(peer) && Atomics.load(e.words, index) < target) {
+        const timeout = e.sim.timeoutSeconds;
+        e.fail(virtualTimeoutMessage(e.rank, what, timeout, arrival + timeout, [peer]));
+      }
       if (receiving) {
         const cycle = recvCycle(e.board, e.rank, peer, (r) => e.liveness.busy(r), e.worldSize);
         if (suspicion.confirmed(cycle ? cycle.join(',') : null, e.env.now()))
@@ -129,6 +139,8 @@ export class PointToPoint {
           `send(${data.length} ${dtype}) to rank ${dst}`,
           () =>
             `rank ${e.rank} is sending ${data.length} ${dtype} to rank ${dst}, which has not received its previous message. ${e.describeRank(dst)}.`,
+          false,
+          arrival,
         );
         const part = data.subarray(k * per, Math.min(data.length, (k + 1) * per));
         sharedView(e.bytes.buffer, dtype, slot, part.length).set(part);
@@ -187,6 +199,7 @@ export class PointToPoint {
           () =>
             `rank ${e.rank} is in recv(${length} ${dtype}) from rank ${src}, which has not sent. ${e.describeRank(src)}.`,
           true,
+          arrival,
         );
         e.board.setRecvWait(e.rank, null, src);
         const theirDtype = DTYPES[Atomics.load(e.words, ctrl + M_DTYPE)] ?? 'float32';

@@ -11,6 +11,7 @@ import type {
 } from '../contract/protocol.ts';
 import {
   clusterShape,
+  fusedOptimizerCost,
   groupCollectiveSeconds,
   peakFlops,
   predictSendRecv,
@@ -92,6 +93,7 @@ export class RankSimulation {
   #label = 'compute';
   #bookkeeping = false;
   #uncharged = 0;
+  #lastStep: VirtualStepRank | null = null;
   readonly #trace: VirtualTraceEvent[] = [];
   /** Set by the runtime: marks this rank dead in shared memory and parks it. */
   onDeath: (step: number) => Promise<never> = () => new Promise<never>(() => {});
@@ -162,6 +164,28 @@ export class RankSimulation {
     });
     if (matmul) this.#kernelModelFlops += scaled.flops;
     this.clock.charge(seconds, this.#label);
+  }
+
+  /**
+   * Runs `update` (a tfjs optimizer step over `elements` parameters) without charging its kernels, and
+   * charges it as PyTorch's fused kernel instead: one fp32 pass over parameter, gradient and state,
+   * scaled like other weight-sized work (× params / actual params when charged as a model). tfjs runs
+   * Adam as a dozen separate kernels, which would bill each element's bytes many times over, and at bf16.
+   */
+  optimizerStep<T>(elements: number, stateSlots: number, update: () => T): T {
+    const out = this.uncharged(update);
+    if (this.#uncharged > 0) return out;
+    const cost = fusedOptimizerCost(elements, stateSlots);
+    const scaled = {
+      flops: cost.flops * this.#scale.params,
+      bytes: cost.bytes * this.#scale.params,
+    };
+    const { seconds } = rooflineSeconds(scaled, this.shape.preset.gpu, {
+      unit: 'fp32',
+      efficiency: this.#efficiency,
+    });
+    this.clock.charge(seconds, this.#label);
+    return out;
   }
 
   /** Charges explicit compute time. */
@@ -324,6 +348,7 @@ export class RankSimulation {
       ...(asModel ? { chargedAs: { ...asModel } } : {}),
     };
     this.flushTrace();
+    this.#lastStep = report;
     this.#sinks.step(report);
     this.#step++;
     this.#stepStart = end;
@@ -362,6 +387,7 @@ export class RankSimulation {
       chargeAs: (as: ChargeAs, actual: ActualSize) => this.chargeAs(as, actual),
       compute: (seconds: number, label?: string) => this.compute(seconds, label),
       endStep: () => this.endStep(),
+      lastStep: () => (this.#lastStep ? { ...this.#lastStep } : null),
     });
   }
 }

@@ -143,6 +143,17 @@ export abstract class DataParallelBase implements DataParallelTrainer {
     return out;
   }
 
+  /** One optimizer update; in a simulated run charged as one fused kernel (RankSimulation.optimizerStep). */
+  protected optimizerUpdate(
+    param: tf.Tensor,
+    grad: tf.Tensor,
+    state: readonly tf.Tensor[],
+  ): { param: tf.Tensor; state: tf.Tensor[] } {
+    const run = () => this.optimizer.update(param, grad, state, this.steps);
+    const sim = this.context.sim;
+    return sim ? sim.optimizerStep(param.size, this.optimizer.stateSlots, run) : run();
+  }
+
   /** Launch-side bookkeeping of an async collective: a timeline span from the call until its result arrives. */
   protected track(
     kind: TimelineSpan['kind'],

@@ -227,7 +227,7 @@ export class DistributedDataParallel extends DataParallelBase {
             `${this.constructor.name}.step: no synchronized gradient for ${this.model.paramNames[k]} (call backward outside noSync first)`,
           );
         if (this.keepsStateOf(k)) {
-          const out = this.optimizer.update(p, g, this.state[k]!, this.steps);
+          const out = this.optimizerUpdate(p, g, this.state[k]!);
           p.assign(out.param);
           out.param.dispose();
           this.ledger.free(...this.state[k]!);

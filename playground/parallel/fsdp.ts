@@ -12,6 +12,12 @@ export interface FSDPOptions extends DataParallelOptions {
   shardingStrategy?: ShardingStrategy;
   /** HYBRID_SHARD only: a 2-D [replicate, shard] mesh (FSDP1 takes `device_mesh` for it too). */
   deviceMesh?: DeviceMesh;
+  /**
+   * FSDP1's `backward_prefetch`: 'BACKWARD_PRE' (its default) issues the next unit's all-gather before
+   * this unit's gradient computation; null issues it when the unit is reached, behind this unit's
+   * reduce-scatter. ('BACKWARD_POST', between the two, is not modelled.)
+   */
+  backwardPrefetch?: 'BACKWARD_PRE' | null;
   /** NO_SHARD only: DDP's bucket cap. */
   bucketCapMB?: number;
   firstBucketCapMB?: number;
@@ -47,6 +53,7 @@ export async function FSDP(
   return fullyShard(model, {
     ...opts,
     reshardAfterForward: strategy !== 'SHARD_GRAD_OP',
+    backwardPrefetch: opts.backwardPrefetch === null ? 0 : 1,
     mesh: strategy === 'HYBRID_SHARD' ? opts.deviceMesh : undefined,
   });
 }

@@ -169,7 +169,7 @@ export function copyToLayersModel(seq: Sequential, model: tf.LayersModel): void 
   }
 }
 
-/** A model given as plain variables plus a forward function: one stage, so its gradients arrive together. */
+/** A model given as plain variables plus a forward function: one stage, so its gradients arrive together (a list of them is one layer each). */
 export interface FunctionModel {
   params: tf.Variable[];
   forward: (x: tf.Tensor, params: readonly tf.Tensor[]) => tf.Tensor;
@@ -198,15 +198,19 @@ class FunctionLayer implements Layer {
 
 /**
  * The wrappers' common input: a {@link Sequential} as is, a Dense-only tfjs LayersModel (copied; write back
- * with {@link copyToLayersModel}), or `{ params, forward }` (trained in place: the variables are updated).
+ * with {@link copyToLayersModel}), `{ params, forward }` (trained in place: the variables are updated), or
+ * a list of them run in order, each one layer (a transformer's embedding, its blocks, its head).
  */
-export function toSequential(model: Sequential | tf.LayersModel | FunctionModel): Sequential {
+export function toSequential(model: TrainableModel): Sequential {
   if (model instanceof Sequential) return model;
   if (model instanceof tf.LayersModel) return fromLayersModel(model);
-  const seq = new Sequential([new FunctionLayer(model)]);
-  seq.params.splice(0, seq.params.length, ...model.params).forEach((v) => v.dispose());
+  const stages: readonly FunctionModel[] = Array.isArray(model) ? model : [model as FunctionModel];
+  const seq = new Sequential(stages.map((stage) => new FunctionLayer(stage)));
+  seq.params
+    .splice(0, seq.params.length, ...stages.flatMap((stage) => stage.params))
+    .forEach((v) => v.dispose());
   return seq;
 }
 
 /** Anything the data-parallel wrappers accept as a model. */
-export type TrainableModel = Sequential | tf.LayersModel | FunctionModel;
+export type TrainableModel = Sequential | tf.LayersModel | FunctionModel | readonly FunctionModel[];

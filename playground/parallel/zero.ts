@@ -136,7 +136,7 @@ export class ZeroRedundancy extends DataParallelBase {
             'ZeRO.step: no synchronized gradient shard (call backward outside noSync first)',
           );
         const own = this.parameters.ownSlice(i);
-        const out = this.optimizer.update(own, grad, this.state[i]!, this.steps);
+        const out = this.optimizerUpdate(own, grad, this.state[i]!);
         own.dispose();
         this.ledger.free(...this.state[i]!, grad);
         this.ledger.hold('optimizerState', ...out.state);

@@ -117,6 +117,21 @@ export function elementwiseCost(
   return { flops: elements * flopsPerElement, bytes: DTYPE_BYTES[dtype] * elements * (inputs + 1) };
 }
 
+/**
+ * One optimizer step over `elements` fp32 parameters as PyTorch's fused kernel runs it (`fused=True`:
+ * `_fused_adam_cuda_impl_` in aten/src/ATen/native/cuda/fused_adam_impl.cu hands the parameters,
+ * gradients, exp_avg and exp_avg_sq lists to one `multi_tensor_apply_for_fused_optimizer<4>`): every
+ * parameter, gradient and state element is read once, and the parameter and the state written once.
+ * Adam (2 state tensors): 7 × 4 = 28 bytes per parameter; plain SGD 12; SGD with momentum 20. One FLOP per
+ * element read, as for the other elementwise kernels: the step is memory bound on every GPU.
+ */
+export function fusedOptimizerCost(elements: number, stateSlots: number): KernelCost {
+  checkShape('optimizer', [elements, stateSlots]);
+  const reads = 2 + stateSlots;
+  const writes = 1 + stateSlots;
+  return { flops: elements * reads, bytes: DTYPE_BYTES.float32 * elements * (reads + writes) };
+}
+
 /** A reduction (sum, mean, max) over `inputShape` into `outputElements` values. */
 export function reductionCost(
   inputShape: readonly number[],

@@ -413,6 +413,33 @@ const PRIMARY_SOURCES_1_TO_6: PrimaryCitation[] = [
       'P. Patarasuk, X. Yuan, "Bandwidth optimal all-reduce algorithms for clusters of workstations", JPDC 69(2), 2009, section 3 (lower bound)',
     url: 'https://doi.org/10.1016/j.jpdc.2008.09.002',
   },
+  {
+    claim:
+      'FSDP2 prefetches one unit ahead in backward by default (reverse post-forward order) unless set_modules_to_backward_prefetch gives a list, has set_modules_to_forward_prefetch for explicit forward prefetch, and has no switch that turns backward prefetch off; the forwardPrefetch / backwardPrefetch counts of fullyShard stand for those lists.',
+    chapter: C6,
+    anchor: 'prefetching-and-overlap',
+    source:
+      'pytorch/pytorch torch/distributed/fsdp/_fully_shard/_fsdp_state.py FSDPState._pre_backward (default_prefetch = len(self._states_to_backward_prefetch) == 0) and _pre_forward; _fully_shard.py FSDPModule.set_modules_to_forward_prefetch, set_modules_to_backward_prefetch',
+    url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/fsdp/_fully_shard/_fsdp_state.py',
+  },
+  {
+    claim:
+      "FSDP1's backward_prefetch: BACKWARD_PRE issues the next all-gather before the current gradient computation, BACKWARD_POST after it, None not at all; collectives issued on different streams contend for the same per-device NCCL stream, so an unprefetched all-gather waits behind the reduce-scatter.",
+    chapter: C6,
+    anchor: 'prefetching-and-overlap',
+    source:
+      'pytorch/pytorch torch/distributed/fsdp/api.py BackwardPrefetch docstring; torch/distributed/fsdp/_runtime_utils.py _post_backward_reshard (_prefetch_handle before _reduce_grad)',
+    url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/fsdp/api.py',
+  },
+  {
+    claim:
+      "FSDP2's recipe for a transformer: fully_shard on each block, then on the root, whose unit takes the parameters no block claimed (embeddings, head); reshard_after_forward left as None is True for every unit but the root, which keeps its parameters for backward. torchtitan's apply_fsdp also gives the token embeddings and [norm, output] units of their own.",
+    chapter: C1,
+    anchor: 'the-same-recipe-on-a-transformer',
+    source:
+      'pytorch/pytorch torch/distributed/fsdp/_fully_shard/_fully_shard.py, fully_shard docstring ("should be called bottom-up", "should *not* call fully_shard only on the topmost root module", reshard_after_forward None); pytorch/torchtitan torchtitan/models/llama3/infra/parallelize.py, apply_fsdp',
+    url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/fsdp/_fully_shard/_fully_shard.py',
+  },
 ];
 
 /** /chapters/<slug without NN->/ for a chapter file name. */
@@ -429,6 +456,14 @@ const KORTHIKANTI =
 const TORCH = 'pytorch/pytorch';
 
 const PRIMARY_SOURCES_7_TO_9: PrimaryCitation[] = [
+  {
+    claim:
+      "The transformer demo's FSDP run shards as PyTorch's recipe does: fully_shard per block, then the root (embeddings and head), the root kept unsharded from forward to backward by default.",
+    chapter: C7,
+    anchor: 'the-same-block-trained-under-ddp-and-fsdp',
+    source: `${TORCH}, torch/distributed/fsdp/_fully_shard/_fully_shard.py, fully_shard docstring (bottom-up calls, reshard_after_forward None); pytorch/torchtitan torchtitan/models/llama3/infra/parallelize.py, apply_fsdp`,
+    url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/fsdp/_fully_shard/_fully_shard.py',
+  },
   {
     claim:
       'Per-layer activations sbh(34 + 5as/h): attention 11sbh + 5as²b, MLP 19sbh, LayerNorm 4sbh; 16-bit activations, 1-byte masks',
@@ -587,11 +622,59 @@ const PRIMARY_SOURCES_7_TO_9: PrimaryCitation[] = [
   },
   {
     claim:
+      "That norm's placement is _NormPartial, a pending p-norm reduction: p-th powers, all-reduce SUM, p-th root (MAX for the infinity norm)",
+    chapter: C9,
+    anchor: 'gradient-clipping-under-sharding',
+    source: `${TORCH}, torch/distributed/tensor/_ops/_math_ops.py, _NormPartial (docstring: "x^p -> allreduce sum -> x^(1/p)")`,
+    url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/tensor/_ops/_math_ops.py',
+  },
+  {
+    claim:
+      'FSDP1 clip_grad_norm_ raises unless called on the root instance; plain torch.nn.utils.clip_grad_norm_ would scale each rank by its own shard',
+    chapter: C9,
+    anchor: 'gradient-clipping-under-sharding',
+    source: `${TORCH}, torch/distributed/fsdp/fully_sharded_data_parallel.py, FullyShardedDataParallel.clip_grad_norm_ (docstring note; "should only be called on the root FSDP instance")`,
+    url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/fsdp/fully_sharded_data_parallel.py',
+  },
+  {
+    claim:
       'DCP: each rank r writes its own __r_N.distcp files, plus one .metadata; load reads only the local shards; resharding on load',
     chapter: C9,
     anchor: 'sharded-checkpoints-and-resharding',
     source: `${TORCH}, torch/distributed/checkpoint/filesystem.py (DEFAULT_SUFFIX, .metadata), state_dict_loader.py load()`,
     url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/checkpoint/filesystem.py',
+  },
+  {
+    claim:
+      'init_device_mesh(device_type, mesh_shape, *, mesh_dim_names=...) builds the 2-D ("replicate", "shard") mesh',
+    chapter: C9,
+    anchor: 'hsdp-shard-inside-a-node-replicate-across-nodes',
+    source: `${TORCH}, torch/distributed/device_mesh.py, init_device_mesh`,
+    url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/device_mesh.py',
+  },
+  {
+    claim:
+      'dcp.save(state_dict, *, checkpoint_id=...) and dcp.async_save; the coordinator rank writes the metadata after every rank wrote its files; dcp.load fills the given state dict in place',
+    chapter: C9,
+    anchor: 'sharded-checkpoints-and-resharding',
+    source: `${TORCH}, torch/distributed/checkpoint/state_dict_saver.py, save, async_save and _save_state_dict (finish_checkpoint on the coordinator); docs "Distributed Checkpoint" (operates in place)`,
+    url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/checkpoint/state_dict_saver.py',
+  },
+  {
+    claim:
+      'get_state_dict(model, optimizers) returns (model_state_dict, optim_state_dict) keyed by canonical FQNs; set_state_dict(model, optimizers, *, model_state_dict, optim_state_dict)',
+    chapter: C9,
+    anchor: 'sharded-checkpoints-and-resharding',
+    source: `${TORCH}, torch/distributed/checkpoint/state_dict.py, get_state_dict and set_state_dict`,
+    url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/checkpoint/state_dict.py',
+  },
+  {
+    claim:
+      'On a failure the agent restarts the worker group (stop, re-rendezvous, start) while restarts remain; current torchrun takes --rdzv-backend and --rdzv_backend alike, 1.13 only the underscore form',
+    chapter: C9,
+    anchor: 'elastic-launch-and-restarts',
+    source: `${TORCH}, torch/distributed/elastic/agent/server/api.py, SimpleElasticAgent._restart_workers and _invoke_run; torch/distributed/run.py get_args_parser (1.13 as installed by Debian python3-torch)`,
+    url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/elastic/agent/server/api.py',
   },
   {
     claim:

@@ -109,12 +109,40 @@ export function tensorPathSection(rows: BenchRow[], env: string): string[] {
   return out;
 }
 
+interface SimMeasure {
+  plainMs: number;
+  simulatedMs: number;
+  overhead: number;
+  samples: number;
+  pairOverheads: number[];
+}
+
+/** What tests/bench/sim-overhead.mjs returns. */
+export interface SimOverhead {
+  pairs: number;
+  cluster: { preset: string; nodes: number; gpusPerNode: number };
+  stepWall: SimMeasure;
+  stepCpu: SimMeasure;
+  runWall?: SimMeasure;
+  runCpu?: SimMeasure;
+  /** tests/bench/sim-profile.mjs: simulation code's share of the rank threads' CPU samples. */
+  profile?: { busyMs: number; simulationMs: number; share: number };
+}
+
+/** The measures of tests/bench/sim-overhead.mjs, as its lines and RESULTS.md name them. */
+export const SIM_LABELS = {
+  stepWall: 'DDP step, slowest rank, wall',
+  stepCpu: 'DDP step, all ranks, thread CPU',
+  runWall: 'whole 04-ddp-overlap run, wall',
+  runCpu: 'whole 04-ddp-overlap run, process CPU',
+} as const;
+
 export function formatResults(o: {
   rows: BenchRow[];
   machine: string;
   quick: boolean;
   ddp: DdpResult | null;
-  sim?: { plainMs: number; simulatedMs: number; overhead: number; steps: number } | null;
+  sim?: SimOverhead | null;
   seconds: number;
 }): string {
   const { rows } = o;
@@ -192,9 +220,30 @@ export function formatResults(o: {
   if (o.sim) {
     out.push('## Virtual-time overhead (tests/bench/sim-overhead.mjs, Node, CPU backend)', '');
     out.push(
-      `4-rank DDP, runs alternating in one invocation: plain ${f(o.sim.plainMs, 1)} ms/step, on a simulated h100-ndr node ${f(o.sim.simulatedMs, 1)} ms/step (${o.sim.overhead >= 0 ? '+' : ''}${f(o.sim.overhead * 100, 1)} %, median of ${o.sim.steps} steps each; target ≤ 10 %).`,
+      `4 ranks, plain (real time) against a simulated ${o.sim.cluster.preset} cluster (${o.sim.cluster.nodes} × ${o.sim.cluster.gpusPerNode}), ${o.sim.pairs} interleaved pairs in one invocation; target ≤ 10 %.`,
       '',
+      '| measure | plain (ms) | simulated (ms) | overhead (medians) | each pair |',
+      '| --- | ---: | ---: | ---: | --- |',
     );
+    for (const [key, label] of Object.entries(SIM_LABELS)) {
+      const m = o.sim[key as keyof typeof SIM_LABELS];
+      if (!m) continue;
+      const pct = (x: number) => `${x >= 0 ? '+' : ''}${f(x * 100, 1)} %`;
+      out.push(
+        `| ${label} | ${f(m.plainMs, 1)} | ${f(m.simulatedMs, 1)} | ${pct(m.overhead)} | ${[
+          ...m.pairOverheads,
+        ]
+          .sort((a, b) => a - b)
+          .map(pct)
+          .join(', ')} |`,
+      );
+    }
+    out.push('');
+    if (o.sim.profile)
+      out.push(
+        `Sampling profile (tests/bench/sim-profile.mjs, one simulated 04-ddp-overlap run under \`node --cpu-prof\`): simulation code is ${f(o.sim.profile.share * 100)} % of the rank threads' busy CPU samples (${f(o.sim.profile.simulationMs, 0)} of ${f(o.sim.profile.busyMs, 0)} ms). A share of samples does not depend on the machine's load, unlike the wall and CPU times above.`,
+        '',
+      );
   }
   return out.join('\n');
 }

@@ -142,11 +142,16 @@ async function benchDdp() {
 
 async function benchSim() {
   try {
-    const { benchSimOverhead } = await import(new URL('./sim-overhead.mjs', import.meta.url).href);
-    const r = await benchSimOverhead({ pairs: quick ? 1 : 3 });
-    log(
-      `sim-overhead: plain ${r.plainMs.toFixed(1)} ms/step, simulated ${r.simulatedMs.toFixed(1)} ms/step: ${r.overhead >= 0 ? '+' : ''}${(r.overhead * 100).toFixed(1)} % (target ≤ 10 %)`,
+    const { benchSimOverhead, simOverheadLines } = await import(
+      new URL('./sim-overhead.mjs', import.meta.url).href
     );
+    const r = await benchSimOverhead({ pairs: quick ? 1 : 3, log });
+    for (const line of simOverheadLines(r)) log(line);
+    const { benchSimProfile, simProfileLine } = await import(
+      new URL('./sim-profile.mjs', import.meta.url).href
+    );
+    r.profile = benchSimProfile();
+    log(simProfileLine(r.profile));
     return r;
   } catch (err) {
     log(`sim-overhead skipped: ${err instanceof Error ? err.message.split('\n')[0] : err}`);

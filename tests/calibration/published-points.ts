@@ -344,6 +344,6 @@ export const UNMODELLED_POINTS: readonly {
       'https://arxiv.org/abs/2006.15704 (Li et al., PyTorch Distributed, VLDB 2020) and the ZeRO / FSDP papers',
     quote: '(per-iteration latency and throughput figures of ResNet50 and BERT on V100 clusters)',
     reason:
-      'Step-time figures need a compute model of the benchmark networks on V100 GPUs; the model has no V100 preset and the runtime does not charge kernels yet (issue 14, part 2).',
+      'Step-time figures need a compute model of the benchmark networks on V100 GPUs; the model has no V100 preset, and the runtime charges only the kernels a playground runs (ResNet50 and BERT are not among them).',
   },
 ];

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { chromiumLaunchOptions } from './chromium';
 import { firstChapterPath } from './pages';
+import { expectEveryRank, runAndWait } from './helpers/run-and-wait';
 
 // Whatever browser the rest of the suite uses, prove on every run that the Chromium npm installed works:
 // a machine with no system Chromium runs `npm test` on it.
@@ -34,12 +35,8 @@ test('the Chromium from npm runs a playground: 4 rank workers over one SharedArr
       await page.evaluate(() => crossOriginIsolated && typeof SharedArrayBuffer === 'function'),
     ).toBe(true);
     const root = page.locator('[data-playground]').first();
-    await root.getByRole('button', { name: 'Run' }).click();
-    await expect(root.locator('[data-status]')).toContainText('Finished', { timeout: 60_000 });
-    for (let r = 0; r < 4; r++)
-      await expect(root.locator(`[data-rank="${r}"]`)).toContainText(
-        'matches the full-batch gradient: true',
-      );
+    await runAndWait(root);
+    await expectEveryRank(root, 4, 'matches the full-batch gradient: true');
   } finally {
     await browser.close();
   }

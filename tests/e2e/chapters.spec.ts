@@ -1,5 +1,4 @@
 import { test, expect, type Page } from '@playwright/test';
-import AxeBuilder from '@axe-core/playwright';
 import { chapterPaths } from './pages';
 import { ringAllReduceSchedule, ringFrames } from '../../src/lib/figures/ring-schedule';
 import {
@@ -10,11 +9,12 @@ import {
 import { MODEL_NAME } from '../../src/components/scaling/scaling-series';
 import { fmtPercent, fmtSeconds } from '../../src/lib/figures/format-quantities';
 import { PRIMARY_SOURCES, SOURCE_MAP } from '../../src/lib/source-map';
+import { expectAxeCleanInBothThemes } from './helpers/axe-both-themes';
 
 const COLLECTIVES = '/chapters/collectives/';
 const FROM_SCRATCH = '/chapters/data-parallel-from-scratch/';
 
-test('every chapter renders its math with KaTeX and no parse errors', async ({ page }) => {
+test('every chapter renders its math with KaTeX and no parse errors @pages', async ({ page }) => {
   for (const path of chapterPaths()) {
     await page.goto(path);
     expect(await page.locator('.katex').count(), path).toBeGreaterThan(0);
@@ -47,7 +47,7 @@ function expectedCells(n: number, step: number): string[][] {
   );
 }
 
-test('ring all-reduce animation steps by button and keyboard through the schedule', async ({
+test('ring all-reduce animation steps by button and keyboard through the schedule @pages', async ({
   page,
 }) => {
   await page.goto(COLLECTIVES);
@@ -90,7 +90,7 @@ test('ring all-reduce animation steps by button and keyboard through the schedul
   expect(await gridCells(page)).toEqual(expectedCells(6, 10));
 });
 
-test('ring animation respects reduced motion and renders its first frame without JavaScript', async ({
+test('ring animation respects reduced motion and renders its first frame without JavaScript @pages', async ({
   browser,
 }) => {
   const context = await browser.newContext({ javaScriptEnabled: false });
@@ -148,21 +148,13 @@ test('scaling plot prints the cluster model and measures a real run on 1, 2 and 
 });
 
 // Chapters 2 and 3 are scanned for axe and held to the 20 KB script budget with every chapter in site.spec.ts.
-test('the sources page passes axe-core in light and dark themes', async ({ page }) => {
-  for (const theme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: theme });
-    await page.goto('/sources/');
-    const results = await new AxeBuilder({ page }).analyze();
-    expect(
-      results.violations.map(
-        (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-      ),
-      theme,
-    ).toEqual([]);
-  }
+test('the sources page passes axe-core in light and dark themes @pages', async ({ page }) => {
+  await expectAxeCleanInBothThemes(page, ['/sources/']);
 });
 
-test('the sources page links every source topic to a heading that exists', async ({ page }) => {
+test('the sources page links every source topic to a heading that exists @pages', async ({
+  page,
+}) => {
   await page.goto('/sources/');
   const topicLinks = await page
     .locator('[data-source-topics] td a')

@@ -1,5 +1,4 @@
 import { test, expect, type Locator } from '@playwright/test';
-import AxeBuilder from '@axe-core/playwright';
 import { fmtGB } from '../../src/lib/figures/format-quantities';
 import {
   ACTIVATION_FORMULA,
@@ -11,6 +10,7 @@ import {
   MEMORY_CALCULATOR_DEFAULTS as D,
 } from '../../src/lib/figures/widget-defaults';
 import { zeroPerGpuBreakdown } from '../../src/lib/figures/zero-memory';
+import { expectAxeCleanInBothThemesHere } from './helpers/axe-both-themes';
 
 const out = (w: Locator, name: string) => w.locator(`[data-out="${name}"]`);
 
@@ -27,7 +27,7 @@ async function expectActivations(
   await expect(out(w, 'activation-formula')).toHaveText(ACTIVATION_FORMULA[recompute]);
 }
 
-test('memory calculator: activations by keyboard, every recomputation mode, totals per GPU; axe clean light and dark', async ({
+test('memory calculator: activations by keyboard, every recomputation mode, totals per GPU; axe clean light and dark @pages', async ({
   page,
 }) => {
   await page.goto('/chapters/memory-and-zero/');
@@ -65,14 +65,5 @@ test('memory calculator: activations by keyboard, every recomputation mode, tota
   );
   await w.getByLabel('Attention heads (a)').fill('96');
   await expect(out(w, 'error')).toBeHidden();
-  for (const theme of ['light', 'dark'] as const) {
-    await page.evaluate((t) => document.documentElement.setAttribute('data-theme', t), theme);
-    const results = await new AxeBuilder({ page })
-      .include('[data-widget="memory-calculator"]')
-      .analyze();
-    expect(
-      results.violations.map((v) => v.id),
-      theme,
-    ).toEqual([]);
-  }
+  await expectAxeCleanInBothThemesHere(page, { include: '[data-widget="memory-calculator"]' });
 });

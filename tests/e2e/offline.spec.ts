@@ -7,6 +7,7 @@ import { firstChapterPath } from './pages';
 import { firstPlayground as pg } from './editor';
 import { startStaticHost, type HostMode } from './static-host';
 import { contentSecurityPolicy } from '../../src/lib/site/host-headers.mjs';
+import { expectEveryRank, runAndWait } from './helpers/run-and-wait';
 
 const dist = process.env.RANKS_DIST ?? 'dist';
 const buildId = (root: string) =>
@@ -38,12 +39,8 @@ async function runChapterOnePlayground(page: Page) {
   const root = pg(page);
   await root.locator('[data-listing]').click();
   await expect(root.locator('.monaco-editor')).toBeVisible({ timeout: 30_000 });
-  await root.getByRole('button', { name: 'Run' }).click();
-  await expect(root.locator('[data-status]')).toContainText('Finished', { timeout: 60_000 });
-  for (let r = 0; r < 4; r++)
-    await expect(root.locator(`[data-rank="${r}"]`)).toContainText(
-      'matches the full-batch gradient: true',
-    );
+  await runAndWait(root);
+  await expectEveryRank(root, 4, 'matches the full-batch gradient: true');
 }
 
 async function goOffline(context: BrowserContext, stopHost: () => Promise<void>) {

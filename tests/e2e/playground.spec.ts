@@ -1,6 +1,8 @@
 import { test, expect } from '@playwright/test';
 import { firstChapterPath } from './pages';
 import { firstPlayground as pg, setCode } from './editor';
+import { expectAxeCleanInBothThemes } from './helpers/axe-both-themes';
+import { runAndWait } from './helpers/run-and-wait';
 
 test.describe('chapter 1 playground', () => {
   test.beforeEach(async ({ page }) => {
@@ -24,8 +26,7 @@ test.describe('chapter 1 playground', () => {
     page,
   }) => {
     const root = pg(page);
-    await root.getByRole('button', { name: 'Run' }).click();
-    await expect(root.locator('[data-status]')).toContainText('Finished', { timeout: 60_000 });
+    await runAndWait(root);
     const averaged: string[] = [];
     for (let r = 0; r < 4; r++) {
       const pane = root.locator(`[data-rank="${r}"]`);
@@ -143,24 +144,11 @@ test.describe('chapter 1 playground', () => {
 });
 
 test('an opened playground with output passes axe in light and dark themes', async ({ page }) => {
-  const { default: AxeBuilder } = await import('@axe-core/playwright');
-  for (const theme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: theme });
-    await page.goto('/lab/collectives/');
-    const root = pg(page);
-    await root.getByRole('button', { name: 'Run' }).click();
-    await expect(root.locator('[data-status]')).toContainText('Finished', { timeout: 60_000 });
-    await root.locator('.pg-timeline summary').click();
-    const results = await new AxeBuilder({ page }).include('[data-playground]').analyze();
-    expect(
-      results.violations.map(
-        (v) =>
-          `${v.id}: ${v.nodes
-            .slice(0, 3)
-            .map((n) => n.target.join(' '))
-            .join(', ')}`,
-      ),
-      theme,
-    ).toEqual([]);
-  }
+  await expectAxeCleanInBothThemes(page, ['/lab/collectives/'], {
+    prepare: async () => {
+      await runAndWait(pg(page));
+      await pg(page).locator('.pg-timeline summary').click();
+    },
+    scan: () => ({ include: '[data-playground]' }),
+  });
 });

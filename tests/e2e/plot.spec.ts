@@ -1,5 +1,7 @@
 import { test, expect } from '@playwright/test';
 import { firstPlayground as pg, openEditor, setCode } from './editor';
+import { expectAxeCleanInBothThemesHere } from './helpers/axe-both-themes';
+import { runAndWait } from './helpers/run-and-wait';
 
 const PROGRAM = `import { dist, plot } from 'ranks';
 for (let step = 0; step < 5; step++) plot.line('loss', step, (dist.rank + 1) / (step + 1));
@@ -11,13 +13,11 @@ test('plot draws an SVG chart per name with a legend, and a keyboard table of ev
   page,
 }) => {
   test.setTimeout(180_000); // a run, then two axe passes: over 90 s on a loaded 2-core machine
-  const { default: AxeBuilder } = await import('@axe-core/playwright');
   await page.goto('/lab/collectives/');
   const root = pg(page);
   await openEditor(root);
   await setCode(page, root, PROGRAM);
-  await root.getByRole('button', { name: 'Run' }).click();
-  await expect(root.locator('[data-status]')).toContainText('Finished', { timeout: 60_000 });
+  await runAndWait(root);
   const world = await root.locator('.pg-pane').count();
   expect(world).toBeGreaterThan(1);
 
@@ -61,14 +61,5 @@ test('plot draws an SVG chart per name with a legend, and a keyboard table of ev
     });
   });
 
-  for (const theme of ['light', 'dark'] as const) {
-    await page.evaluate((t) => document.documentElement.setAttribute('data-theme', t), theme);
-    const results = await new AxeBuilder({ page }).include('.pg-plots').analyze();
-    expect(
-      results.violations.map(
-        (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-      ),
-      theme,
-    ).toEqual([]);
-  }
+  await expectAxeCleanInBothThemesHere(page, { include: '.pg-plots' });
 });

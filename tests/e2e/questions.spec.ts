@@ -1,8 +1,9 @@
 import { openEditor } from './editor';
 import { test, expect } from '@playwright/test';
+import { expectAxeCleanInBothThemes } from './helpers/axe-both-themes';
 
 test.describe('interview questions', () => {
-  test('numeric exercise: wrong unit, then wrong value, then right; the model answer unlocks', async ({
+  test('numeric exercise: wrong unit, then wrong value, then right; the model answer unlocks @pages', async ({
     page,
   }) => {
     await page.goto('/questions/gradient-bytes-per-step/');
@@ -28,7 +29,7 @@ test.describe('interview questions', () => {
     await expect(page.locator('[data-status-badge]')).toHaveText('attempted');
   });
 
-  test('multiple choice explains every option, and solving all exercises marks the card solved', async ({
+  test('multiple choice explains every option, and solving all exercises marks the card solved @pages', async ({
     page,
   }) => {
     await page.goto('/questions/gradient-bytes-per-step/');
@@ -138,7 +139,7 @@ test.describe('interview questions', () => {
     await expect(page.locator('[data-cover]')).toBeVisible();
   });
 
-  test('free-form answer: write, tick the must-mention points, see the model answer', async ({
+  test('free-form answer: write, tick the must-mention points, see the model answer @pages', async ({
     page,
   }) => {
     await page.goto('/questions/code-average-gradients/');
@@ -157,7 +158,9 @@ test.describe('interview questions', () => {
     await expect(page.locator('[data-model-answer]')).toBeVisible();
   });
 
-  test('practice mode serves an unsolved card, and filters narrow the list', async ({ page }) => {
+  test('practice mode serves an unsolved card, and filters narrow the list @pages', async ({
+    page,
+  }) => {
     await page.goto('/questions/');
     const total = await page.locator('[data-card]').count();
     expect(total).toBeGreaterThanOrEqual(3);
@@ -184,7 +187,7 @@ test.describe('interview questions', () => {
     await expect(page.locator('[data-practice-next]')).toBeVisible();
   });
 
-  test('progress can be exported, reset and imported again; a bad file gets a clear message', async ({
+  test('progress can be exported, reset and imported again; a bad file gets a clear message @pages', async ({
     page,
   }) => {
     await page.goto('/questions/');
@@ -223,7 +226,7 @@ test.describe('interview questions', () => {
     );
   });
 
-  test('keyboard only: a numeric exercise can be reached, answered and checked', async ({
+  test('keyboard only: a numeric exercise can be reached, answered and checked @pages', async ({
     page,
   }) => {
     await page.goto('/questions/gradient-bytes-per-step/');
@@ -237,31 +240,14 @@ test.describe('interview questions', () => {
     await expect(page.locator('[data-exercise="numeric"] [data-feedback]')).toHaveText('Correct.');
   });
 
-  test('question pages pass axe in light and dark themes', async ({ page }) => {
-    const { default: AxeBuilder } = await import('@axe-core/playwright');
-    for (const theme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: theme });
-      for (const path of [
-        '/questions/',
-        '/questions/gradient-bytes-per-step/',
-        '/questions/code-ring-all-reduce/',
-      ]) {
-        await page.goto(path);
-        const results = await new AxeBuilder({ page }).analyze();
-        expect(
-          results.violations.map(
-            (v) =>
-              `${v.id}: ${v.nodes
-                .slice(0, 3)
-                .map((n) => n.target.join(' '))
-                .join(', ')}`,
-          ),
-          `${theme} ${path}`,
-        ).toEqual([]);
-      }
-    }
+  test('question pages pass axe in light and dark themes @pages', async ({ page }) => {
+    await expectAxeCleanInBothThemes(page, [
+      '/questions/',
+      '/questions/gradient-bytes-per-step/',
+      '/questions/code-ring-all-reduce/',
+    ]);
   });
-  test('every card in the list has a page that renders its question with the model answer hidden', async ({
+  test('every card in the list has a page that renders its question with the model answer hidden @pages', async ({
     page,
   }) => {
     const errors: string[] = [];
@@ -284,7 +270,7 @@ test.describe('interview questions', () => {
     expect(errors).toEqual([]);
   });
 
-  test('keyboard only: a choice exercise, the free-form answer and the reveal button are all reachable', async ({
+  test('keyboard only: a choice exercise, the free-form answer and the reveal button are all reachable @pages', async ({
     page,
   }) => {
     await page.goto('/questions/zero-stages/');
@@ -325,10 +311,9 @@ test.describe('interview questions', () => {
     await expect(page.locator('[data-checklist-feedback]')).toContainText('1 of 4');
   });
 
-  test('the end of each chapter lists its questions with progress, and passes axe in both themes', async ({
+  test('the end of each chapter lists its questions with progress, and passes axe in both themes @pages', async ({
     page,
   }) => {
-    const { default: AxeBuilder } = await import('@axe-core/playwright');
     await page.goto('/chapters/inside-ddp/');
     await page.evaluate(() =>
       localStorage.setItem(
@@ -349,28 +334,12 @@ test.describe('interview questions', () => {
     await expect(block.locator('[data-card="no-sync-accumulation"] .status-badge')).toHaveText(
       'attempted',
     );
-    for (const theme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: theme });
-      for (const path of ['/questions/zero-stages/', '/questions/zero-70b-memory/']) {
-        await page.goto(path);
-        const results = await new AxeBuilder({ page }).analyze();
-        expect(
-          results.violations.map(
-            (v) =>
-              `${v.id}: ${v.nodes
-                .slice(0, 3)
-                .map((n) => n.target.join(' '))
-                .join(', ')}`,
-          ),
-          `${theme} ${path}`,
-        ).toEqual([]);
-      }
-      await page.goto('/chapters/inside-ddp/');
-      const block = await new AxeBuilder({ page }).include('ranks-chapter-questions').analyze();
-      expect(
-        block.violations.map((v) => v.id),
-        `${theme} chapter block`,
-      ).toEqual([]);
-    }
+    await expectAxeCleanInBothThemes(page, [
+      '/questions/zero-stages/',
+      '/questions/zero-70b-memory/',
+    ]);
+    await expectAxeCleanInBothThemes(page, ['/chapters/inside-ddp/'], {
+      scan: () => ({ include: 'ranks-chapter-questions' }),
+    });
   });
 });

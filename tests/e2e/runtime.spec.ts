@@ -1,46 +1,10 @@
-import { test, expect, chromium, type Page } from '@playwright/test';
-import { chromiumLaunchOptions } from './chromium';
-
-type Ev = {
-  type: string;
-  rank: number;
-  backend?: string;
-  reason?: string;
-  text?: string;
-  message?: string;
-  line?: number;
-};
-type Run = {
-  result: {
-    ok: boolean;
-    reason: string;
-    error?: { message: string; line?: number };
-    durationMs: number;
-  };
-  events: Ev[];
-};
-
-/** Runs `code` through the diagnostics page's element, in real Web Workers. */
-async function run(
-  page: Page,
-  code: string,
-  worldSize: number,
-  backend = 'auto',
-  timeoutMs = 60_000,
-): Promise<Run> {
-  return page.evaluate(
-    async ([code, worldSize, backend, timeoutMs]) => {
-      const el = document.querySelector('ranks-diagnostics') as HTMLElement & {
-        run(o: object): Promise<unknown>;
-      };
-      return el.run({ code, worldSize, backend, timeoutMs });
-    },
-    [code, worldSize, backend, timeoutMs] as const,
-  ) as Promise<Run>;
-}
-
-const logsOf = (r: Run, rank: number) =>
-  r.events.filter((e) => e.type === 'log' && e.rank === rank).map((e) => e.text);
+import { test, expect } from '@playwright/test';
+import {
+  backendsOf,
+  logsOf,
+  runInDiagnostics as run,
+  withSoftwareWebGpu,
+} from './helpers/diagnostics-run';
 
 const ALL_REDUCE = `import * as tf from '@tensorflow/tfjs';
 import { dist } from 'ranks';
@@ -79,12 +43,7 @@ test('4 ranks all-reduce [rank+1, 2·rank] to [10, 12]; WASM fallback names the 
     expect(b.reason).toMatch(/webgpu unavailable/);
   }
   const cpu = await run(page, ALL_REDUCE, 4, 'cpu');
-  expect(cpu.events.filter((e) => e.type === 'backend').map((e) => e.backend)).toEqual([
-    'cpu',
-    'cpu',
-    'cpu',
-    'cpu',
-  ]);
+  expect(backendsOf(cpu)).toEqual(['cpu', 'cpu', 'cpu', 'cpu']);
   expect(logsOf(cpu, 3)).toEqual(['[10,12]']);
 });
 
@@ -129,18 +88,7 @@ test('an endless loop hits the time limit with a clear message and the page stay
 test('WebGPU: with a software adapter, 2 ranks run on webgpu and all-reduce correctly', async ({
   baseURL,
 }) => {
-  const browser = await chromium.launch(
-    chromiumLaunchOptions([
-      '--enable-unsafe-webgpu',
-      '--enable-features=Vulkan',
-      '--use-angle=swiftshader',
-      '--use-webgpu-adapter=swiftshader',
-    ]),
-  );
-  try {
-    const page = await browser.newPage();
-    await page.goto(`${baseURL}/lab/diagnostics/`);
-    await expect(page.locator('[data-fact="webgpu"]')).toHaveText('available');
+  await withSoftwareWebGpu(baseURL, async (page) => {
     const code = `import * as tf from '@tensorflow/tfjs';
 import { dist } from 'ranks';
 const x = tf.tensor2d([[1, 2], [3, 4]]).matMul(tf.tensor2d([[dist.rank + 1], [1]]));
@@ -148,13 +96,8 @@ const sum = await dist.allReduce(x);
 console.log(JSON.stringify(Array.from(await sum.data())));`;
     const r = await run(page, code, 2, 'webgpu', 120_000);
     expect(r.result.ok, JSON.stringify(r.events.filter((e) => e.type === 'error'))).toBe(true);
-    expect(r.events.filter((e) => e.type === 'backend').map((e) => e.backend)).toEqual([
-      'webgpu',
-      'webgpu',
-    ]);
+    expect(backendsOf(r)).toEqual(['webgpu', 'webgpu']);
     // rank 0: [1·1+2, 3·1+4] = [3, 7]; rank 1: [1·2+2, 3·2+4] = [4, 10]; sum [7, 17].
     for (const rank of [0, 1]) expect(logsOf(r, rank)).toEqual(['[7,17]']);
-  } finally {
-    await browser.close();
-  }
+  });
 });

@@ -1,15 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test, expect } from '@playwright/test';
-import AxeBuilder from '@axe-core/playwright';
 import { firstChapterPath } from './pages';
 import { firstPlayground } from './editor';
+import { expectAxeCleanInBothThemes } from './helpers/axe-both-themes';
 
 // The PyTorch tab beside each playground's TypeScript: the twin from content/twins/, launch commands, copy, download.
 const twinSource = (file: string) =>
   readFileSync(join(process.cwd(), 'content', 'twins', file), 'utf8');
 
-test('the PyTorch tab shows the twin and its torchrun, multi-node and SLURM commands; the TypeScript stays first', async ({
+test('the PyTorch tab shows the twin and its torchrun, multi-node and SLURM commands; the TypeScript stays first @pages', async ({
   page,
 }) => {
   await page.goto(firstChapterPath);
@@ -42,7 +42,7 @@ test('the PyTorch tab shows the twin and its torchrun, multi-node and SLURM comm
   expect(sbatch).toContain('--rdzv_endpoint="$head:29500"');
 });
 
-test('the tabs follow the ARIA tabs pattern: arrows, Home and End move and select, Tab enters the panel', async ({
+test('the tabs follow the ARIA tabs pattern: arrows, Home and End move and select, Tab enters the panel @pages', async ({
   page,
 }) => {
   await page.goto(firstChapterPath);
@@ -74,7 +74,7 @@ test('the tabs follow the ARIA tabs pattern: arrows, Home and End move and selec
   );
 });
 
-test('each copy button puts its text on the clipboard and says so', async ({
+test('each copy button puts its text on the clipboard and says so @pages', async ({
   page,
   context,
   baseURL,
@@ -98,7 +98,7 @@ test('each copy button puts its text on the clipboard and says so', async ({
   expect(await clipboard()).toMatch(/^#!\/bin\/bash\n#SBATCH/);
 });
 
-test('the download links serve the twin and the helper byte for byte', async ({
+test('the download links serve the twin and the helper byte for byte @pages', async ({
   page,
   request,
 }) => {
@@ -114,7 +114,7 @@ test('the download links serve the twin and the helper byte for byte', async ({
   }
 });
 
-test('a twin that Gloo on PyTorch 1.13 cannot run says what it needs', async ({ page }) => {
+test('a twin that Gloo on PyTorch 1.13 cannot run says what it needs @pages', async ({ page }) => {
   await page.goto('/chapters/memory-and-zero/');
   const pg = page.locator('[data-playground][data-id="05-zero-ledger"]');
   await pg.getByRole('tab', { name: 'PyTorch' }).click();
@@ -122,25 +122,17 @@ test('a twin that Gloo on PyTorch 1.13 cannot run says what it needs', async ({ 
   await expect(pg.getByRole('note')).toContainText('PyTorch 2.3 or newer');
 });
 
-test('with the PyTorch tab open the page passes axe in light and dark themes', async ({ page }) => {
-  for (const theme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: theme });
-    for (const path of [firstChapterPath, '/chapters/memory-and-zero/']) {
-      await page.goto(path);
+test('with the PyTorch tab open the page passes axe in light and dark themes @pages', async ({
+  page,
+}) => {
+  await expectAxeCleanInBothThemes(page, [firstChapterPath, '/chapters/memory-and-zero/'], {
+    prepare: async () => {
       const pg = firstPlayground(page);
       await pg.getByRole('tab', { name: 'PyTorch' }).click();
       await expect(pg.locator('.pg-twin')).toBeVisible();
-      const results = await new AxeBuilder({ page }).include('[data-playground]').analyze();
-      const summary = results.violations.map(
-        (v) =>
-          `${v.id}: ${v.nodes
-            .slice(0, 3)
-            .map((n) => n.target.join(' '))
-            .join(', ')}`,
-      );
-      expect(summary, `${theme} ${path}`).toEqual([]);
-    }
-  }
+    },
+    scan: () => ({ include: '[data-playground]' }),
+  });
 });
 
 test('pressing Run while the PyTorch tab is open shows the TypeScript that runs, and its output', async ({

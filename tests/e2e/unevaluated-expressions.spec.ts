@@ -35,7 +35,7 @@ export function visibleText(html: string): string {
 // (code samples write `{ dist }` or `{ op: 'avg' }`).
 const EXPRESSION = /\{[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*|\([^{}()]*\)|\[[^\]{}]*\])*\}/g;
 
-test('no built page prints an unevaluated {NAME} expression', () => {
+test('no built page prints an unevaluated {NAME} expression @pages', () => {
   const files = htmlFiles(dist);
   expect(files.length, `HTML files under ${dist}/ (run npm run build first)`).toBeGreaterThan(10);
   const hits = files.flatMap((file) =>
@@ -46,7 +46,7 @@ test('no built page prints an unevaluated {NAME} expression', () => {
   expect(hits).toEqual([]);
 });
 
-test('the check itself catches a leftover in inline code and ignores code listings and math', () => {
+test('the check itself catches a leftover in inline code and ignores code listings and math @pages', () => {
   const leftover =
     '<p>The default is <code>bucket_cap_mb={DDP_BUCKET_CAP_MB}</code> and {fmt(x, 2)}.</p>';
   expect(visibleText(leftover).match(EXPRESSION)).toEqual(['{DDP_BUCKET_CAP_MB}', '{fmt(x, 2)}']);

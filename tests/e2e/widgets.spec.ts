@@ -1,5 +1,4 @@
 import { test, expect, type Locator, type Page } from '@playwright/test';
-import AxeBuilder from '@axe-core/playwright';
 import {
   zeroPerGpuBreakdown,
   memoryFormula,
@@ -18,6 +17,7 @@ import {
   MEMORY_CALCULATOR_DEFAULTS,
 } from '../../src/lib/figures/widget-defaults';
 import { SOURCE_70B_TABLE } from '../../src/lib/figures/source-errata';
+import { THEMES, expectAxeClean, setTheme, type Theme } from './helpers/axe-both-themes';
 
 // The widgets and chapters must print exactly what src/lib/figures computes.
 const ZERO = '/chapters/memory-and-zero/';
@@ -34,7 +34,7 @@ async function expectMemory(w: Locator, input: Parameters<typeof zeroPerGpuBreak
   await expect(out(w, 'formula')).toHaveText(memoryFormula(input));
 }
 
-test('memory calculator renders its defaults without JavaScript', async ({ browser }) => {
+test('memory calculator renders its defaults without JavaScript @pages', async ({ browser }) => {
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
   await page.goto(ZERO);
@@ -44,7 +44,7 @@ test('memory calculator renders its defaults without JavaScript', async ({ brows
   await context.close();
 });
 
-test('memory calculator follows every input, by keyboard, with the figure functions', async ({
+test('memory calculator follows every input, by keyboard, with the figure functions @pages', async ({
   page,
 }) => {
   await page.goto(ZERO);
@@ -79,7 +79,7 @@ test('memory calculator follows every input, by keyboard, with the figure functi
   await expect(out(w, 'error')).toBeVisible();
 });
 
-test('memory calculator switches mixed-precision layout by keyboard: ZeRO-1 for 7B on 8 GPUs is 38.5 GB or 63 GB', async ({
+test('memory calculator switches mixed-precision layout by keyboard: ZeRO-1 for 7B on 8 GPUs is 38.5 GB or 63 GB @pages', async ({
   page,
 }) => {
   await page.goto(ZERO);
@@ -111,14 +111,11 @@ test('memory calculator switches mixed-precision layout by keyboard: ZeRO-1 for 
   await expect(out(w, 'note')).toContainText('mixed precision only');
   // Dark theme: the new control passes the same axe scan as the rest of the page.
   await w.getByLabel('Precision').selectOption('bf16-mixed');
-  await page.evaluate(() => document.documentElement.setAttribute('data-theme', 'dark'));
-  const results = await new AxeBuilder({ page })
-    .include('[data-widget="memory-calculator"]')
-    .analyze();
-  expect(results.violations).toEqual([]);
+  await setTheme(page, 'dark');
+  await expectAxeClean(page, 'dark', { include: '[data-widget="memory-calculator"]' });
 });
 
-test('chapter 5 prints the 70B model in both layouts, and chapter 6 the 7B sizing in both', async ({
+test('chapter 5 prints the 70B model in both layouts, and chapter 6 the 7B sizing in both @pages', async ({
   page,
 }) => {
   await page.goto(ZERO);
@@ -150,7 +147,7 @@ test('chapter 5 prints the 70B model in both layouts, and chapter 6 the 7B sizin
   );
 });
 
-test('chapter 5 prints the 70B table in both accountings, with ZeRO-2 at 227.5 GB', async ({
+test('chapter 5 prints the 70B table in both accountings, with ZeRO-2 at 227.5 GB @pages', async ({
   page,
 }) => {
   await page.goto(ZERO);
@@ -183,7 +180,7 @@ async function expectComm(w: Locator, input: EstimatorInput) {
   return estimate(input);
 }
 
-test('communication estimator: defaults, cluster presets, nodes and the network-bound verdict', async ({
+test('communication estimator: defaults, cluster presets, nodes and the network-bound verdict @pages', async ({
   page,
 }) => {
   await page.goto(FSDP);
@@ -224,17 +221,14 @@ test('communication estimator: defaults, cluster presets, nodes and the network-
   });
 });
 
-async function axe(page: Page, path: string, theme: 'light' | 'dark') {
+async function axe(page: Page, path: string, theme: Theme) {
   await page.goto(path);
-  await page.evaluate((t) => document.documentElement.setAttribute('data-theme', t), theme);
-  const results = await new AxeBuilder({ page }).include('[data-widget]').analyze();
-  expect(
-    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-  ).toEqual([]);
+  await setTheme(page, theme);
+  await expectAxeClean(page, `${theme} ${path}`, { include: '[data-widget]' });
 }
 
-for (const theme of ['light', 'dark'] as const) {
-  test(`widgets pass axe in the ${theme} theme`, async ({ page }) => {
+for (const theme of THEMES) {
+  test(`widgets pass axe in the ${theme} theme @pages`, async ({ page }) => {
     await axe(page, ZERO, theme);
     await axe(page, FSDP, theme);
   });

@@ -1,7 +1,8 @@
 // A small decoder-only, character-level transformer trained three ways at once on every rank: with the
-// book's DDP on this rank's shard of each global batch, with FSDP2's fullyShard on the same shard (the
-// whole model one unit: each rank keeps a quarter of every weight and of Adam's state), and as one
-// device on the whole batch. Same init, same data, same Adam: losses and weights agree to float32 rounding.
+// book's DDP on this rank's shard of each global batch, with FSDP2's fullyShard on the same shard (one unit
+// per transformer block, then the root unit for the embeddings and the head, as PyTorch's recipe shards a
+// transformer; each rank keeps a quarter of every weight and of Adam's state), and as one device on the
+// whole batch. Same init, same data, same Adam: losses and weights agree to float32 rounding.
 import * as tf from '@tensorflow/tfjs';
 import {
   dist,
@@ -32,16 +33,6 @@ const n = dist.worldSize,
 if (globalBatch % n !== 0)
   throw new Error(`global batch ${globalBatch} must divide by the world size ${n}`);
 
-/** Parameters from a fixed seed, so every rank and the single-device copy start identical. */
-function init(): FunctionModel['params'] {
-  const r = (shape: number[], seed: number, std = 0.08) =>
-    tf.variable(tf.randomNormal(shape, 0, std, 'float32', seed));
-  const ps = [r([V, h], 1), r([s, h], 2)];
-  for (let l = 0; l < layers; l++)
-    ps.push(r([h, 3 * h], 10 + l), r([h, h], 20 + l), r([h, 4 * h], 30 + l), r([4 * h, h], 40 + l));
-  ps.push(r([h, V], 3));
-  return ps;
-}
 const norm = (x: tf.Tensor) => {
   const { mean, variance } = tf.moments(x, -1, true);
   return x.sub(mean).div(variance.add(1e-5).sqrt());
@@ -53,24 +44,46 @@ const causal = tf.linalg
 const mm = (x: tf.Tensor, w: tf.Tensor) =>
   tf.matMul(x.reshape([-1, w.shape[0]!]), w).reshape([...x.shape.slice(0, -1), w.shape[1]!]);
 
-/** One-hot characters [rows, s, V] → logits [rows, s, V]: embeddings, pre-norm causal attention + 4h MLP blocks, output head. */
-function forward(x: tf.Tensor, p: readonly tf.Tensor[]): tf.Tensor {
-  const rows = x.shape[0]!;
-  let y = mm(x, p[0]!).add(p[1]!); // one-hot × embedding table: a lookup autodiff can pass through
-  for (let l = 0; l < layers; l++) {
-    const [wqkv, wo, w1, w2] = p.slice(2 + 4 * l, 6 + 4 * l) as tf.Tensor[];
-    const qkv = mm(norm(y), wqkv!);
-    const split = (i: number) =>
-      qkv
-        .slice([0, 0, i * h], [rows, s, h])
-        .reshape([rows, s, heads, dh])
-        .transpose([0, 2, 1, 3]);
-    const att = tf.matMul(split(0), split(1), false, true).div(Math.sqrt(dh)).add(causal).softmax();
-    y = y.add(mm(tf.matMul(att, split(2)).transpose([0, 2, 1, 3]).reshape([rows, s, h]), wo!));
-    y = y.add(mm(mm(norm(y), w1!).relu(), w2!));
-  }
-  return mm(norm(y), p.at(-1)!);
+/** One pre-norm block, [rows, s, h] → [rows, s, h]: causal multi-head attention, then a 4h MLP, each added back. */
+function block(y: tf.Tensor, [wqkv, wo, w1, w2]: readonly tf.Tensor[]): tf.Tensor {
+  const rows = y.shape[0]!;
+  const qkv = mm(norm(y), wqkv!);
+  const split = (i: number) =>
+    qkv
+      .slice([0, 0, i * h], [rows, s, h])
+      .reshape([rows, s, heads, dh])
+      .transpose([0, 2, 1, 3]);
+  const att = tf.matMul(split(0), split(1), false, true).div(Math.sqrt(dh)).add(causal).softmax();
+  const z = y.add(mm(tf.matMul(att, split(2)).transpose([0, 2, 1, 3]).reshape([rows, s, h]), wo!));
+  return z.add(mm(mm(norm(z), w1!).relu(), w2!));
 }
+
+/**
+ * The model as stages run in order, each one layer to the trainers: embeddings (one-hot characters
+ * [rows, s, V] → [rows, s, h]), the blocks, and the output head (→ logits [rows, s, V]). Parameters come
+ * from fixed seeds, so every rank and the single-device copy start identical.
+ */
+function model(): FunctionModel[] {
+  const r = (shape: number[], seed: number, std = 0.08) =>
+    tf.variable(tf.randomNormal(shape, 0, std, 'float32', seed));
+  const embedding: FunctionModel = {
+    params: [r([V, h], 1), r([s, h], 2)],
+    // One-hot × embedding table: a lookup autodiff can pass through; plus learned positions.
+    forward: (x, [wte, wpe]) => mm(x, wte!).add(wpe!),
+  };
+  const blocks = Array.from({ length: layers }, (_, l) => ({
+    params: [
+      r([h, 3 * h], 10 + l),
+      r([h, h], 20 + l),
+      r([h, 4 * h], 30 + l),
+      r([4 * h, h], 40 + l),
+    ],
+    forward: block,
+  }));
+  const head: FunctionModel = { params: [r([h, V], 3)], forward: (y, [w]) => mm(norm(y), w!) };
+  return [embedding, ...blocks, head];
+}
+const stageNames = ['embedding', ...Array.from({ length: layers }, (_, l) => `block ${l}`), 'head'];
 /** Next-character cross-entropy, averaged over the positions of each sequence: one value per row. */
 const nextCharLoss: RowLoss = (logits, target) =>
   tf.neg(tf.sum(target.mul(tf.logSoftmax(logits)), -1)).mean(-1);
@@ -102,10 +115,14 @@ function batch(t: number): { x: tf.Tensor; y: tf.Tensor } {
   return { x, y };
 }
 
-const model = () => ({ params: init(), forward });
 const adam = () => new Adam({ lr: 3e-3 });
 const ddp = await DDP(model(), { optimizer: adam() });
-const fsdp = await fullyShard(model(), { optimizer: adam() });
+// FSDP2's recipe: fully_shard on each block, then on the root, whose unit takes what is left (embeddings and
+// head) and, by default, keeps it whole from forward to backward (PyTorch: torch/distributed/fsdp/_fully_shard/_fully_shard.py).
+const fsdp = await fullyShard(model(), {
+  optimizer: adam(),
+  units: Array.from({ length: layers }, (_, l) => [1 + l]), // stage 1 + l is block l
+});
 // The one-device reference runs on rank 0 only (the whole batch, every step); its verdicts are broadcast.
 const single = dist.rank === 0 ? new SingleDeviceTrainer(toSequential(model()), adam()) : null;
 const averaged = async (local: number) =>
@@ -154,7 +171,8 @@ for (let t = 0; t < steps; t++) {
 }
 const ddpW = await ddp.snapshot(),
   fsdpW = await fsdp.snapshot(); // FSDP's snapshot all-gathers every rank's shards into whole weights
-const refW = single?.model.params.map((p) => p.dataSync());
+// Read with data(), not dataSync(): WebGPU's synchronous read is slow, and on SwiftShader it returned wrong values.
+const refW = single ? await Promise.all(single.model.params.map((p) => p.data())) : [];
 const gap = (w: Record<string, Float32Array>) =>
   Math.max(
     ...Object.values(w).map((v, i) => Math.max(...v.map((a, j) => Math.abs(a - refW![i]![j]!)))),
@@ -165,6 +183,10 @@ const verdict = await dist.broadcast(
 );
 const [lossGap, ddpGap, fsdpGap, singleMs] = Array.from(await verdict.data());
 const perStep = (total: number) => `${(total / steps).toFixed(0)} ms`;
+const unitNames = fsdp.units.map(
+  (u) => u.layers.map((l) => stageNames[l]).join(' + ') + (u.root ? ' (root)' : ''),
+);
+console.log(`FSDP units: ${unitNames.join(', ')}`);
 console.log(
   `vocabulary ${V} characters, ${ddp.model.params.reduce((a, p) => a + p.size, 0)} parameters; per step: DDP ${perStep(ms.ddp)}, FSDP ${perStep(ms.fsdp)}, one device ${singleMs!.toFixed(0)} ms (${tf.getBackend()})`,
 );

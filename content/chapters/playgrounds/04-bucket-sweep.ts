@@ -15,7 +15,14 @@ dist.simulation?.chargeAs(
 const clock = async () =>
   dist.simulation ? await dist.simulation.now() : performance.now() / 1000;
 const grad = tf.randomNormal([elements], 0, 1, 'float32', 1 + dist.rank);
-const chargedBytes = (n: number) => (n * 2 * chargedParams) / elements;
+// Bytes on the wire: the charged model's bf16 gradients in virtual time, this program's float32 in real time.
+const chargedBytes = (n: number) => (dist.simulation ? (n * 2 * chargedParams) / elements : n * 4);
+if (dist.rank === 0)
+  console.log(
+    dist.simulation
+      ? 'times: virtual, on the simulated cluster'
+      : 'times: wall clock, measured on this machine',
+  );
 const fmt = (b: number) =>
   b >= 1e9
     ? `${(b / 1e9).toFixed(2)} GB`
@@ -24,6 +31,7 @@ const fmt = (b: number) =>
       : `${(b / 1e3).toFixed(0)} KB`;
 
 const results: { bucket: number; seconds: number }[] = [];
+let summed: Float32Array = new Float32Array();
 for (const bucket of [1 << 10, 1 << 14, 1 << 18]) {
   const parts = tf.split(grad, elements / bucket);
   await dist.barrier();
@@ -32,6 +40,7 @@ for (const bucket of [1 << 10, 1 << 14, 1 << 18]) {
   const works = parts.map((p) => dist.allReduce(p, { op: 'sum', async: true }));
   const reduced = await Promise.all(works.map((w) => w.wait()));
   const seconds = (await clock()) - t;
+  if (bucket === elements) summed = await reduced[0]!.data<'float32'>();
   tf.dispose([...parts, ...reduced]);
   results.push({ bucket, seconds });
   if (dist.rank === 0) {
@@ -46,3 +55,7 @@ console.log(
   `small buckets take ${(small!.seconds / large!.seconds).toFixed(1)}× as long as one bucket`,
 );
 console.log(`small buckets are latency-bound: ${small!.seconds > 2 * large!.seconds}`);
+// The numbers moved: the summed gradient (mean in float64, so only the sum's own rounding differs anywhere).
+const mean = summed.reduce((a, v) => a + v, 0) / summed.length;
+const largest = summed.reduce((a, v) => Math.max(a, Math.abs(v)), 0);
+console.log(`summed gradient: mean ${mean.toFixed(6)}, largest |g| ${largest.toFixed(6)}`);

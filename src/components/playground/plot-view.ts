@@ -6,8 +6,8 @@ import {
 } from '../../../playground/cluster/protocol.ts';
 import { MAX_PLOT_POINTS, type PlotPoint } from '../../../playground/contract/protocol.ts';
 import { injectCss } from './inject-css.ts';
+import { svgEl } from './svg-element.ts';
 
-const SVG = 'http://www.w3.org/2000/svg';
 const WIDTH = 640;
 const HEIGHT = 260;
 const PAD = { left: 56, right: 12, top: 10, bottom: 34 };
@@ -25,6 +25,7 @@ ranks-playground .pg-plot-head { display: flex; align-items: baseline; justify-c
 ranks-playground .pg-plot figcaption { font-weight: 600; font-size: 0.9rem; }
 ranks-playground .pg-plot-svg { width: 100%; height: auto; display: block; }
 ranks-playground .pg-plot-svg text { fill: var(--muted); font: 11px var(--font-mono); }
+@media (max-width: 480px) { ranks-playground .pg-plot-svg text { font-size: 22px; } } /* the 640-wide chart shrinks to half on a phone: keep its ticks about 10 px */
 ranks-playground .pg-plot-svg .axis { stroke: var(--muted); stroke-width: 1; }
 ranks-playground .pg-plot-svg .grid { stroke: var(--border); stroke-width: 1; }
 ranks-playground .pg-plot-legend { display: flex; flex-wrap: wrap; gap: 0.2rem 0.9rem; margin: 0.2rem 0 0; padding: 0; list-style: none; font-size: 0.8rem; }
@@ -34,15 +35,6 @@ ranks-playground .pg-plot-table table { border-collapse: collapse; font: 0.8rem 
 ranks-playground .pg-plot-table th, ranks-playground .pg-plot-table td { border: 1px solid var(--border); padding: 0.1rem 0.5rem; text-align: right; }
 ranks-playground .pg-plot-table caption { text-align: left; font-size: 0.8rem; color: var(--muted); }
 `;
-
-function el<K extends keyof SVGElementTagNameMap>(
-  name: K,
-  attrs: Record<string, string | number>,
-): SVGElementTagNameMap[K] {
-  const node = document.createElementNS(SVG, name);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  return node;
-}
 
 const colour = (i: number) => `var(--rank-${i % 8})`;
 const dash = (i: number) => DASHES[Math.floor(i / 8) % DASHES.length]!;
@@ -85,21 +77,21 @@ function describeChart(c: PlotChart): string {
 function drawAxes(svg: SVGSVGElement, yTicks: number[], y: (v: number) => number): void {
   for (const t of yTicks) {
     svg.append(
-      el('line', { class: 'grid', x1: PAD.left, x2: WIDTH - PAD.right, y1: y(t), y2: y(t) }),
+      svgEl('line', { class: 'grid', x1: PAD.left, x2: WIDTH - PAD.right, y1: y(t), y2: y(t) }),
     );
-    const label = el('text', { x: PAD.left - 6, y: y(t) + 4, 'text-anchor': 'end' });
+    const label = svgEl('text', { x: PAD.left - 6, y: y(t) + 4, 'text-anchor': 'end' });
     label.textContent = formatPlotNumber(t);
     svg.append(label);
   }
   const bottom = HEIGHT - PAD.bottom;
   svg.append(
-    el('line', { class: 'axis', x1: PAD.left, x2: WIDTH - PAD.right, y1: bottom, y2: bottom }),
+    svgEl('line', { class: 'axis', x1: PAD.left, x2: WIDTH - PAD.right, y1: bottom, y2: bottom }),
   );
-  svg.append(el('line', { class: 'axis', x1: PAD.left, x2: PAD.left, y1: PAD.top, y2: bottom }));
+  svg.append(svgEl('line', { class: 'axis', x1: PAD.left, x2: PAD.left, y1: PAD.top, y2: bottom }));
 }
 
 function lineChart(c: PlotChart): SVGSVGElement {
-  const svg = el('svg', { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: 'pg-plot-svg' });
+  const svg = svgEl('svg', { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: 'pg-plot-svg' });
   const [x0, x1] = extent(c.xs as number[], false);
   const [y0, y1] = extent(
     c.series.flatMap((s) => s.points.map((p) => p.y)),
@@ -110,7 +102,7 @@ function lineChart(c: PlotChart): SVGSVGElement {
     HEIGHT - PAD.bottom - ((v - y0) / (y1 - y0)) * (HEIGHT - PAD.top - PAD.bottom);
   drawAxes(svg, niceTicks(y0, y1), y);
   for (const t of niceTicks(x0, x1, 6)) {
-    const label = el('text', { x: x(t), y: HEIGHT - PAD.bottom + 16, 'text-anchor': 'middle' });
+    const label = svgEl('text', { x: x(t), y: HEIGHT - PAD.bottom + 16, 'text-anchor': 'middle' });
     label.textContent = formatPlotNumber(t);
     svg.append(label);
   }
@@ -118,17 +110,19 @@ function lineChart(c: PlotChart): SVGSVGElement {
     const points = s.points.map((p) => `${x(p.x as number).toFixed(1)},${y(p.y).toFixed(1)}`);
     const style = `stroke: ${colour(i)}; fill: none; stroke-width: 2`;
     if (points.length > 1)
-      svg.append(el('polyline', { points: points.join(' '), style, 'stroke-dasharray': dash(i) }));
+      svg.append(
+        svgEl('polyline', { points: points.join(' '), style, 'stroke-dasharray': dash(i) }),
+      );
     else if (points.length === 1) {
       const [px, py] = points[0]!.split(',');
-      svg.append(el('circle', { cx: px!, cy: py!, r: 3, style: `fill: ${colour(i)}` }));
+      svg.append(svgEl('circle', { cx: px!, cy: py!, r: 3, style: `fill: ${colour(i)}` }));
     }
   });
   return svg;
 }
 
 function barChart(c: PlotChart): SVGSVGElement {
-  const svg = el('svg', { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: 'pg-plot-svg' });
+  const svg = svgEl('svg', { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: 'pg-plot-svg' });
   const [y0, y1] = extent(
     c.series.flatMap((s) => s.points.map((p) => p.y)),
     true,
@@ -139,7 +133,7 @@ function barChart(c: PlotChart): SVGSVGElement {
   const group = (WIDTH - PAD.left - PAD.right) / c.xs.length;
   const bar = (group * 0.8) / c.series.length;
   c.xs.forEach((label, g) => {
-    const text = el('text', {
+    const text = svgEl('text', {
       x: PAD.left + (g + 0.5) * group,
       y: HEIGHT - PAD.bottom + 16,
       'text-anchor': 'middle',
@@ -151,7 +145,7 @@ function barChart(c: PlotChart): SVGSVGElement {
       if (!p) return;
       const top = y(Math.max(p.y, 0));
       svg.append(
-        el('rect', {
+        svgEl('rect', {
           x: PAD.left + g * group + group * 0.1 + i * bar,
           y: top,
           width: Math.max(bar - 1, 1),
@@ -170,10 +164,10 @@ function legend(c: PlotChart): HTMLUListElement {
   ul.setAttribute('aria-label', `Series of ${c.title}`);
   c.series.forEach((s, i) => {
     const li = document.createElement('li');
-    const swatch = el('svg', { width: 22, height: 10, 'aria-hidden': 'true' });
+    const swatch = svgEl('svg', { width: 22, height: 10, 'aria-hidden': 'true' });
     swatch.append(
       c.kind === 'line'
-        ? el('line', {
+        ? svgEl('line', {
             x1: 1,
             x2: 21,
             y1: 5,
@@ -181,7 +175,7 @@ function legend(c: PlotChart): HTMLUListElement {
             style: `stroke: ${colour(i)}; stroke-width: 2`,
             'stroke-dasharray': dash(i),
           })
-        : el('rect', { x: 6, y: 0, width: 10, height: 10, style: `fill: ${colour(i)}` }),
+        : svgEl('rect', { x: 6, y: 0, width: 10, height: 10, style: `fill: ${colour(i)}` }),
     );
     li.append(swatch, s.name);
     ul.append(li);

@@ -1,23 +1,13 @@
+import type { VirtualStepRank, VirtualStepReport } from '../../../playground/cluster/protocol.ts';
 import { formatSeconds } from './virtual-timeline-view.ts';
 
-/** The fields of a run's VirtualStepReport the page shows (playground/contract/protocol.ts). */
-export interface StepRow {
-  step: number;
-  seconds: number;
-  computeSeconds: number;
-  commSeconds: number;
-  exposedCommSeconds: number;
-  mfu: number | null;
-  ranks: readonly {
-    rank: number;
-    start: number;
-    end: number;
-    computeSeconds: number;
-    commSeconds: number;
-    exposedCommSeconds: number;
-    chargedAs?: { params: number; tokensPerStep: number };
-  }[];
-}
+/** The fields of a run's VirtualStepReport the page shows. */
+export type StepRow = Omit<VirtualStepReport, 'ranks'> & {
+  ranks: readonly Pick<
+    VirtualStepRank,
+    'rank' | 'start' | 'end' | 'computeSeconds' | 'commSeconds' | 'exposedCommSeconds' | 'chargedAs'
+  >[];
+};
 
 /** Steps shown one per row; longer runs show their first and last few. */
 const MAX_ROWS = 12;
@@ -109,6 +99,15 @@ export function renderStepReport(
       formatSeconds(s.commSeconds),
       formatSeconds(s.exposedCommSeconds),
       s.mfu === null ? '—' : pct(s.mfu),
+    ]);
+    // The unrounded values, so a test can hold the page against the CLI's table to every digit it prints.
+    row.dataset.step = JSON.stringify([
+      s.step,
+      s.seconds,
+      s.computeSeconds,
+      s.commSeconds,
+      s.exposedCommSeconds,
+      s.mfu,
     ]);
   }
   const last = steps.at(-1)!;

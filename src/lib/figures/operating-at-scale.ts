@@ -1,9 +1,14 @@
 /**
  * Arithmetic for operating data parallelism at scale: flat versus hierarchical all-reduce in the α–β
- * model of chapter 2, HSDP's two collectives, failure rates at thousands of GPUs, sharded checkpoints
+ * model of chapter 2 and in the cluster model (playground/simulation), HSDP's two collectives, failure rates at thousands of GPUs, sharded checkpoints
  * resharded to another world size, and how much less local SGD / DiLoCo talk (Douillard et al. 2023).
  */
 import { ringAllReduceSeconds, ringHalfSeconds, type AlphaBeta } from './all-reduce-time';
+import {
+  clusterShape,
+  predictCollective,
+  type CollectivePrediction,
+} from '../../../playground/simulation/index.ts';
 
 export interface Cluster {
   nodes: number;
@@ -30,6 +35,48 @@ export function hierarchicalSeconds(
   const intra = 2 * ringHalfSeconds(bytes, g, c.intra);
   const inter = ringAllReduceSeconds(bytes / g, c.nodes, c.inter);
   return { intra, inter, total: intra + inter };
+}
+
+/** The cluster chapter 9 holds the whiteboard against: DGX H100 nodes (NVLink SHARP, 8 × NDR 400 Gb/s rails). */
+export const SCALE_MODEL_CLUSTER = { preset: 'h100-ndr', nodes: 16, gpusPerNode: 8 } as const;
+
+/** One message size, all-reduced by the cluster model four ways. */
+export interface ModelAllReduceRow {
+  bytes: number;
+  /** One node, the ring forced (NCCL_ALGO=Ring): every byte over NVLink, GPU to GPU. */
+  nodeRing: CollectivePrediction;
+  /** One node, the algorithm NCCL's tuner would pick (NVLink SHARP on this preset, for large sizes). */
+  nodeBest: CollectivePrediction;
+  /** Every node, the ring forced: one ring per rail, each crossing every node boundary once. */
+  clusterRing: CollectivePrediction;
+  /** Every node, NCCL's pick: a tree across nodes, with NVLink SHARP inside them where it has it. */
+  clusterBest: CollectivePrediction;
+}
+
+/**
+ * The cluster model's all-reduce (playground/simulation/collective-model.ts) on one node and on the
+ * whole cluster, ring forced and NCCL's choice, for each size (nccl-tests' size: the whole buffer).
+ */
+export function modelAllReduceRows(
+  sizes: readonly number[],
+  c: { preset: string; nodes: number; gpusPerNode: number } = SCALE_MODEL_CLUSTER,
+): ModelAllReduceRow[] {
+  const node = clusterShape(c.preset, 1, c.gpusPerNode);
+  const all = clusterShape(c.preset, c.nodes, c.gpusPerNode);
+  return sizes.map((bytes) => ({
+    bytes,
+    nodeRing: predictCollective(node, 'all-reduce', bytes, { algorithm: 'ring' }),
+    nodeBest: predictCollective(node, 'all-reduce', bytes),
+    clusterRing: predictCollective(all, 'all-reduce', bytes, { algorithm: 'ring' }),
+    clusterBest: predictCollective(all, 'all-reduce', bytes),
+  }));
+}
+
+/** How the book names an NCCL algorithm in a table cell. */
+export function algorithmLabel(p: CollectivePrediction): string {
+  return { ring: 'ring', tree: 'tree', nvls: 'NVLS', 'nvls-tree': 'NVLS + tree', p2p: 'p2p' }[
+    p.algorithm
+  ];
 }
 
 /** Per-rank bytes sent per step by HSDP (shard over `shard` ranks, replicate over `replicas`), for Ψ elements of `bytesPer`. */

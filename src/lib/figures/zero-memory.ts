@@ -168,25 +168,27 @@ export function shardedStates(stage: 0 | 1 | 2 | 3): {
   return { optimizer: stage >= 1, grads: stage >= 2, params: stage >= 3 };
 }
 
+/** A memory input with its defaults filled in: the stage, bytes per parameter, and any whole-model compute copy. */
+function resolveLayout(input: Omit<MemoryInput, 'params' | 'gpus'>, gpus: number) {
+  const stage = input.stage ?? stageOf(input.strategy ?? 'ddp');
+  const precision = input.precision ?? 'bf16-mixed';
+  const b = bytesPerParam(
+    precision,
+    input.optimizer ?? 'adam',
+    input.accounting ?? 'paper',
+    input.layout,
+  );
+  const copy = computeCopyBytes(stage, precision, input.layout ?? 'half-weights', gpus);
+  return { stage, b, copy };
+}
+
 export function zeroPerGpuBreakdown(input: MemoryInput): MemoryBreakdown {
   const { params, gpus } = input;
   if (!(params >= 0) || !Number.isFinite(params))
     throw new RangeError(`params must be a finite number ≥ 0, got ${params}`);
   if (!Number.isInteger(gpus) || gpus < 1)
     throw new RangeError(`gpus must be an integer ≥ 1, got ${gpus}`);
-  const stage = input.stage ?? stageOf(input.strategy ?? 'ddp');
-  const b = bytesPerParam(
-    input.precision ?? 'bf16-mixed',
-    input.optimizer ?? 'adam',
-    input.accounting ?? 'paper',
-    input.layout,
-  );
-  const copy = computeCopyBytes(
-    stage,
-    input.precision ?? 'bf16-mixed',
-    input.layout ?? 'half-weights',
-    gpus,
-  );
+  const { stage, b, copy } = resolveLayout(input, gpus);
   // SHARD_GRAD_OP stores parameters as shards; its whole-model copy is the compute dtype's.
   const s = { ...shardedStates(stage), ...(copy > 0 ? { params: true } : {}) };
   const part = (bytes: number, sharded: boolean) => (params * bytes) / (sharded ? gpus : 1);
@@ -204,21 +206,9 @@ export function zeroPerGpuBytes(input: MemoryInput): number {
 
 /** The per-GPU formula in the paper's notation, e.g. "2Ψ + 2Ψ/N + 12Ψ/N" for ZeRO-2 mixed Adam. */
 export function memoryFormula(input: Omit<MemoryInput, 'params' | 'gpus'>): string {
-  const stage = input.stage ?? stageOf(input.strategy ?? 'ddp');
-  const b = bytesPerParam(
-    input.precision ?? 'bf16-mixed',
-    input.optimizer ?? 'adam',
-    input.accounting ?? 'paper',
-    input.layout,
-  );
-  const s = shardedStates(stage);
   // The formula is for N > 1, where FSDP SHARD_GRAD_OP holds its whole-model compute copy.
-  const copy = computeCopyBytes(
-    stage,
-    input.precision ?? 'bf16-mixed',
-    input.layout ?? 'half-weights',
-    2,
-  );
+  const { stage, b, copy } = resolveLayout(input, 2);
+  const s = shardedStates(stage);
   const terms: [number, boolean][] =
     copy > 0
       ? [

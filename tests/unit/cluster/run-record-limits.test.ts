@@ -23,6 +23,25 @@ describe('RunRecord limits (a flood or a long trace does not grow the record wit
     expect(record.events.filter((e) => e.type === 'log')).toHaveLength(MAX_LOG_LINES + 1);
   });
 
+  it('keeps each line once, as its event: per-rank lines, errors and the combined view read the events', () => {
+    const record = new RunRecord(2);
+    record.add({ type: 'log', rank: 1, level: 'warn', text: 'late', time: 5 });
+    record.add({ type: 'log', rank: 0, level: 'log', text: 'early', time: 1 });
+    record.add({ type: 'error', rank: 0, message: 'boom', line: 3, column: 7, time: 5 });
+    expect(record.events).toHaveLength(3);
+    expect(record.ranks[0]!.lines).toEqual([
+      { time: 1, kind: 'log', text: 'early' },
+      { time: 5, kind: 'failure', text: 'boom', line: 3, column: 7 },
+    ]);
+    expect(record.errors(0)).toEqual([record.ranks[0]!.lines[1]]);
+    expect(record.combined().map((l) => `${l.rank}:${l.text}`)).toEqual([
+      '0:early',
+      '0:boom',
+      '1:late',
+    ]);
+    expect(record.logs).toEqual([['early'], ['late']]);
+  });
+
   it('keeps the first MAX_TRACE_EVENTS trace steps and counts them all', () => {
     const record = new RunRecord(1);
     const step = (i: number): TraceEvent => ({

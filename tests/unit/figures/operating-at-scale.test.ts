@@ -11,9 +11,13 @@ import {
   LLAMA3_INTERRUPTIONS,
   llama3FailureRates,
   localSgdCommReduction,
+  modelAllReduceRows,
   reshardReads,
+  SCALE_MODEL_CLUSTER,
   shardRange,
 } from '../../../src/lib/figures/operating-at-scale';
+import { bucketCapBytes } from '../../../src/lib/figures/ddp-buckets';
+import { clusterShape, predictCollective } from '../../../playground/simulation/index.ts';
 
 const cluster = {
   nodes: 16,
@@ -34,6 +38,60 @@ describe('hierarchical all-reduce in the α–β model', () => {
     const tiny = hierarchicalSeconds(8, cluster);
     expect(tiny.inter).toBeCloseTo(30 * cluster.inter.alpha, 9);
     expect(flatRingSeconds(8, cluster)).toBeCloseTo(254 * cluster.inter.alpha, 9);
+  });
+});
+
+describe("chapter 9's all-reduce table from the cluster model", () => {
+  const [small, bucket, grads] = modelAllReduceRows([1e6, bucketCapBytes(), 14e9]);
+  const ms = (s: number) => Number((s * 1e3).toPrecision(4));
+
+  it('is the model itself: one DGX H100 node and 16 of them, ring forced and NCCL’s pick', () => {
+    expect(SCALE_MODEL_CLUSTER).toEqual({ preset: 'h100-ndr', nodes: 16, gpusPerNode: 8 });
+    expect(grads!.clusterBest).toEqual(
+      predictCollective(clusterShape('h100-ndr', 16, 8), 'all-reduce', 14e9),
+    );
+    expect(grads!.nodeRing).toEqual(
+      predictCollective(clusterShape('h100-ndr', 1, 8), 'all-reduce', 14e9, { algorithm: 'ring' }),
+    );
+    for (const r of [small, bucket, grads]) {
+      expect([r!.nodeRing.ranks, r!.nodeBest.ranks, r!.clusterRing.ranks]).toEqual([8, 8, 128]);
+      expect(r!.nodeRing.algorithm).toBe('ring');
+      expect(r!.clusterRing.algorithm).toBe('ring');
+      // NCCL's pick is never slower than the ring it could have run.
+      expect(r!.nodeBest.seconds).toBeLessThanOrEqual(r!.nodeRing.seconds);
+      expect(r!.clusterBest.seconds).toBeLessThanOrEqual(r!.clusterRing.seconds);
+    }
+  });
+
+  it('pins the printed times (NCCL 2.30.7 constants, h100-ndr preset)', () => {
+    expect(
+      [grads!.nodeRing, grads!.nodeBest, grads!.clusterRing, grads!.clusterBest].map((p) =>
+        ms(p.seconds),
+      ),
+    ).toEqual([66.13, 44.44, 76.59, 70.19]);
+    expect(
+      [grads!.nodeBest, grads!.clusterBest].map((p) => `${p.algorithm}/${p.protocol}`),
+    ).toEqual(['nvls/Simple', 'nvls-tree/Simple']);
+    expect([small!.clusterRing, small!.clusterBest].map((p) => ms(p.seconds))).toEqual([
+      0.4089, 0.1099,
+    ]);
+    expect(small!.clusterBest.algorithm).toBe('tree');
+    expect([bucket!.nodeBest, bucket!.clusterBest].map((p) => ms(p.seconds))).toEqual([
+      0.1082, 0.2816,
+    ]);
+  });
+
+  it('holds the prose: NVLS busbw above the NVLink line rate, pipelined levels beat the whiteboard, trees win small', () => {
+    expect(grads!.nodeBest.algorithm).toBe('nvls');
+    expect(grads!.nodeBest.busbw * 1e9).toBeGreaterThan(cluster.intra.bandwidth);
+    expect(grads!.clusterBest.seconds).toBeLessThan(hierarchicalSeconds(14e9, cluster).total);
+    expect(small!.clusterBest.seconds).toBeLessThan(small!.clusterRing.seconds);
+    // NVLS from the bucket size up; at 1 MB the ring (LL) is still NCCL's pick inside the node.
+    expect([small, bucket, grads].map((r) => r!.nodeBest.algorithm)).toEqual([
+      'ring',
+      'nvls',
+      'nvls',
+    ]);
   });
 });
 

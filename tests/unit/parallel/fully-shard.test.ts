@@ -29,7 +29,13 @@ const ys = tf.gather(y, rows);
 const makers = {
   'fully-shard': (m, o) => ranks.fullyShard(m, o),
   'fully-shard-keep': (m, o) => ranks.fullyShard(m, { ...o, reshardAfterForward: false }),
+  'fully-shard-no-prefetch': (m, o) => ranks.fullyShard(m, { ...o, forwardPrefetch: 0, backwardPrefetch: 0 }),
+  'fully-shard-prefetch-2': (m, o) => ranks.fullyShard(m, { ...o, forwardPrefetch: 2, backwardPrefetch: 2 }),
+  'fsdp1-no-backward-prefetch': (m, o) => ranks.FSDP(m, { ...o, backwardPrefetch: null }),
   'fsdp1-FULL_SHARD': (m, o) => ranks.FSDP(m, { ...o, shardingStrategy: 'FULL_SHARD' }),
+  // Layer 2 its own unit, layer 0 left to the root (kept whole from forward to backward by default).
+  'fully-shard-root': (m, o) => ranks.fullyShard(m, { ...o, units: [[2]] }),
+  'fully-shard-root-reshard': (m, o) => ranks.fullyShard(m, { ...o, units: [[2]], reshardAfterForward: true }),
 };
 for (const [name, make] of Object.entries(makers)) {
   const trainer = await make(ranks.referenceModel(), { optimizer: new ranks.Adam({ lr: ranks.REFERENCE_MLP.lr.adam }) });
@@ -44,6 +50,14 @@ for (const [name, make] of Object.entries(makers)) {
 let error = '';
 try { await ranks.fullyShard(ranks.referenceModel(), { optimizer: new ranks.SGD({ lr: 0.1 }), reshardAfterForward: 2 }); } catch (e) { error = e.message; }
 report({ name: 'bad-int', steps: [], moved: {}, error });
+error = '';
+try { await ranks.fullyShard(ranks.referenceModel(), { optimizer: new ranks.SGD({ lr: 0.1 }), backwardPrefetch: -1 }); } catch (e) { error = e.message; }
+report({ name: 'bad-prefetch', steps: [], moved: {}, error });
+for (const [name, units] of [['two-units', [[0], [0, 2]]], ['no-layer', [[3]]], ['no-params', [[1]]]]) {
+  let error = '';
+  try { await ranks.fullyShard(ranks.referenceModel(), { optimizer: new ranks.SGD({ lr: 0.1 }), units }); } catch (e) { error = e.message; }
+  report({ name, steps: [], moved: {}, error });
+}
 `;
 
 describe('fullyShard at world 3 (uneven dim 0, 6/5/5 rows) equals single-device training', () => {
@@ -54,7 +68,16 @@ describe('fullyShard at world 3 (uneven dim 0, 6/5/5 rows) equals single-device 
     records = await runRanks<Rec & { error?: string }>(program, 3);
   }, 240_000);
 
-  for (const name of ['fully-shard', 'fully-shard-keep', 'fsdp1-FULL_SHARD']) {
+  for (const name of [
+    'fully-shard',
+    'fully-shard-keep',
+    'fully-shard-no-prefetch',
+    'fully-shard-prefetch-2',
+    'fsdp1-no-backward-prefetch',
+    'fsdp1-FULL_SHARD',
+    'fully-shard-root',
+    'fully-shard-root-reshard',
+  ]) {
     it(`${name} + adam matches after each of 5 steps (1e-5), on every rank`, () => {
       for (const rank of records) {
         const run = rank.find((r) => r.name === name)!;
@@ -70,16 +93,45 @@ describe('fullyShard at world 3 (uneven dim 0, 6/5/5 rows) equals single-device 
     expect(bytes('fully-shard-keep')).toBeLessThan(bytes('fully-shard'));
   });
 
+  it('prefetch changes when all-gathers are issued, not how many bytes move', () => {
+    const moved = (name: string) => records[0]!.find((r) => r.name === name)!.moved;
+    expect(moved('fully-shard-no-prefetch')).toEqual(moved('fully-shard'));
+    expect(moved('fully-shard-prefetch-2')).toEqual(moved('fully-shard'));
+  });
+
+  it('a negative prefetch count fails at the wrapper call, saying what it counts', () => {
+    expect(records[0]!.find((r) => r.name === 'bad-prefetch')!.error).toMatch(
+      /backwardPrefetch is how many units ahead to all-gather \(0 = off\), not -1/,
+    );
+  });
+
   it('an int that does not divide the shard group fails at the wrapper call, saying what must divide', () => {
     expect(records[0]!.find((r) => r.name === 'bad-int')!.error).toMatch(
       /must divide the shard group size 3, not 2/,
     );
+  });
+
+  it('the root unit keeps its parameters from forward to backward unless reshardAfterForward is set', () => {
+    const bytes = (name: string) => records[0]!.find((r) => r.name === name)!.moved.allGather ?? 0;
+    expect(bytes('fully-shard-root')).toBeLessThan(bytes('fully-shard-root-reshard'));
+    expect(bytes('fully-shard-root-reshard')).toBe(bytes('fully-shard'));
+  });
+
+  it('units that share a layer, name a missing layer or hold no parameters fail at the wrapper call', () => {
+    const error = (name: string) => records[0]!.find((r) => r.name === name)!.error;
+    expect(error('two-units')).toMatch(/layer 0 is in two units/);
+    expect(error('no-layer')).toMatch(/units\[0\] names layer 3, but the model has layers 0 to 2/);
+    expect(error('no-params')).toMatch(/units\[0\] holds no parameters/);
   });
 });
 
 interface CommRec {
   name: string;
   moved: Record<string, number>;
+  gapToDdp: number;
+  keys: string[];
+  gathers: string[];
+  scatters: string[];
 }
 
 // Ψ = 2 · (8·8 + 8) = 144 elements, every dim 0 divisible by 4 and 2: no padding in the counts.
@@ -91,12 +143,22 @@ const configs = {
   fsdp: {},
   'reshard-2': { reshardAfterForward: 2 },
   hsdp: { mesh: ranks.initDeviceMesh([2, 2], { meshDimNames: ['replicate', 'shard'] }) },
+  // Linear, Tanh, Linear, Tanh, Linear: the middle Linear its own unit, the first and last the root, as a
+  // transformer's embedding and head are around its blocks.
+  'root-apart': { units: [[2]], sizes: [8, 8, 8, 8] },
 };
-for (const [name, o] of Object.entries(configs)) {
-  const trainer = await ranks.fullyShard(ranks.mlp([8, 8, 8], { seed: 2 }), { optimizer: new ranks.SGD({ lr: 0.1 }), average: 'ranks', ...o });
+const optimizer = () => new ranks.SGD({ lr: 0.1 });
+for (const [name, { sizes = [8, 8, 8], ...o }] of Object.entries(configs)) {
+  const trainer = await ranks.fullyShard(ranks.mlp(sizes, { seed: 2 }), { optimizer: optimizer(), average: 'ranks', ...o });
+  const ddp = await ranks.DDP(ranks.mlp(sizes, { seed: 2 }), { optimizer: optimizer(), average: 'ranks' });
   const before = ranks.commBytes();
   await trainer.trainStep(x, y);
-  report({ name, moved: ranks.commBytesSince(before) });
+  const moved = ranks.commBytesSince(before);
+  await ddp.trainStep(x, y);
+  const [a, b] = [await trainer.snapshot(), await ddp.snapshot()];
+  const gapToDdp = Math.max(...Object.keys(b).map((k) => Math.max(...b[k].map((v, i) => Math.abs(v - a[k][i])))));
+  const labels = (kind) => trainer.timeline.filter((s) => s.kind === kind).map((s) => s.label);
+  report({ name, moved, gapToDdp, keys: Object.keys(a), gathers: labels('allGather'), scatters: labels('reduceScatter') });
 }
 `;
 
@@ -118,6 +180,28 @@ describe('fullyShard meshes on 4 ranks: where each collective runs, read from th
       allGather: (3 / 4) * psi + (1 / 2) * psi,
       reduceScatter: (3 / 4) * psi,
     });
+  });
+
+  it('every configuration lands on the weights DDP reaches from the same data (1e-6)', () => {
+    for (const r of recs) expect(r.gapToDdp, r.name).toBeLessThan(1e-6);
+  });
+
+  it('a root whose layers are apart (first and last) is gathered once in forward and kept through backward; the block unit is gathered twice', () => {
+    const r = recs.find((x) => x.name === 'root-apart')!;
+    const [root, unit] = [(8 * 8 + 8) * 2 * 4, (8 * 8 + 8) * 4];
+    expect(r.moved).toEqual({
+      allGather: (3 / 4) * root + 2 * (3 / 4) * unit,
+      reduceScatter: (3 / 4) * (root + unit),
+    });
+    expect(r.gathers).toEqual([
+      'forward unit 0 (root, layers 0, 4)',
+      'forward unit 1 (layer 2)',
+      'backward unit 1 (layer 2)',
+    ]);
+    // The root's gradients are complete only when backward reaches layer 0: its reduce-scatter goes out last.
+    expect(r.scatters).toEqual(['unit 1 (layer 2)', 'unit 0 (root, layers 0, 4)']);
+    // The snapshot names parameters in registration order, whatever unit holds them.
+    expect(r.keys).toEqual(['0.weight', '0.bias', '2.weight', '2.bias', '4.weight', '4.bias']);
   });
 
   it('HSDP on a 2 × 2 mesh: shard within a row of 2, then all-reduce the half-shards across the 2 replicas', () => {

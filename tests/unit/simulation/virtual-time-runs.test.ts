@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { runProgram } from '../../../playground/cluster/node.ts';
@@ -6,10 +7,12 @@ import { clusterShape, predictCollective } from '../../../playground/simulation/
 
 /**
  * Real rank workers on a simulated cluster: the virtual times come from the model only. Cost: seven
- * 4-rank runs of a 7-layer MLP for 3 steps (about 3 s each on an idle 2-core machine).
+ * 4-rank runs of a 7-layer MLP for 3 steps (about 3 s each on an idle 2-core machine), two runs of it
+ * for 6 steps (ZeRO-3 then FSDP), chapter 6's prefetch playground once and a 2-step send/recv run: under
+ * the same load these took about 2×, 1× and 0.3× the DDP determinism test's two runs.
  */
 const program = (trainer: string) => `import * as tf from '@tensorflow/tfjs';
-import { dist, DDP, ZeRO, mlp, SGD } from 'ranks';
+import { dist, DDP, ZeRO, fullyShard, mlp, SGD } from 'ranks';
 const model = mlp([64, 128, 128, 128, 128, 128, 64], { seed: 1 });
 const opts = { optimizer: new SGD({ lr: 0.01 }), chargeAs: { params: 1e9, tokensPerStep: 32768 } };
 const trainer = ${trainer};
@@ -23,6 +26,10 @@ const ddp = (overlap: boolean) =>
     `await DDP(model, { ...opts, bucketCapMB: 0.05, firstBucketCapMB: 0.05, overlap: ${overlap} })`,
   );
 const zero3 = program(`await ZeRO(model, { ...opts, stage: 3 })`);
+// ZeRO-3 then FSDP2 in one run (steps 0–2, then 3–5), so determinism for both costs two runs, not four.
+const zero3ThenFsdp = `${program(`await ZeRO(model, { ...opts, stage: 3 })`)}
+const fsdp = await fullyShard(mlp([64, 128, 128, 128, 128, 128, 64], { seed: 1 }), opts);
+for (let s = 0; s < 3; s++) await fsdp.trainStep(x, y);`;
 
 async function simulate(code: string, cluster: SimulatedClusterOptions) {
   const { result, record } = await runProgram({
@@ -63,6 +70,31 @@ describe('virtual time in real rank workers', { timeout: 400_000 }, () => {
     expect(quiet.steps[2]!.computeSeconds).toBeGreaterThan(0.3);
     expect(quiet.steps[2]!.mfu).toBeGreaterThan(0.4);
     expect(quiet.record.virtualTrace.some((e) => e.lane === 'comm' && e.rank === 3)).toBe(true);
+  });
+
+  it('the same 4-rank ZeRO-3 and FSDP program gives identical virtual step times twice, once with the machine busy', async () => {
+    const quiet = await simulate(zero3ThenFsdp, oneA100Node);
+    const busy = await whileBusy(() => simulate(zero3ThenFsdp, oneA100Node));
+    expect(quiet.failures).toEqual([]);
+    expect(quiet.steps).toHaveLength(6);
+    for (const key of ['seconds', 'computeSeconds', 'commSeconds', 'exposedCommSeconds'] as const)
+      expect(
+        busy.steps.map((s) => s[key]),
+        key,
+      ).toEqual(quiet.steps.map((s) => s[key]));
+    // Spans arrive in machine-dependent order across ranks and lanes; their times must not differ.
+    const spans = (r: typeof quiet) =>
+      r.record.virtualTrace
+        .map((e) => `${e.rank} ${e.lane} ${e.start} ${e.end} ${e.name} ${e.bytes ?? ''}`)
+        .sort();
+    expect(spans(busy)).toEqual(spans(quiet));
+    // FSDP's SGD step on rank 0's quarter of a model charged as 1e9 parameters: one fused fp32 pass,
+    // 12 bytes per parameter (read parameter and gradient, write parameter) over the A100's HBM.
+    const optimizer = quiet.record.virtualTrace
+      .filter((e) => e.rank === 0 && e.step === 4 && e.name === 'optimizer')
+      .reduce((a, e) => a + e.end - e.start, 0);
+    const hbm = clusterShape('a100-hdr', 1, 4).preset.gpu.hbmBandwidth.value;
+    expect(optimizer).toBeCloseTo(((1e9 / 4) * 12) / hbm, 9);
   });
 
   it('on two 100 GbE nodes, where communication is about as long as the backward, overlap cuts exposed communication ≥ 40 %', async () => {
@@ -107,6 +139,46 @@ describe('virtual time in real rank workers', { timeout: 400_000 }, () => {
     );
   });
 
+  it('FSDP prefetch (06-fsdp-prefetch.ts) cuts exposed communication, moves the same bytes, and leaves the weights identical', async () => {
+    const code = readFileSync(
+      new URL('../../../content/chapters/playgrounds/06-fsdp-prefetch.ts', import.meta.url),
+      'utf8',
+    );
+    const run = await simulate(code, oneA100Node);
+    expect(run.failures).toEqual([]);
+    const lines = run.record.logs[0]!;
+    const parse = (which: string) => {
+      const m = new RegExp(
+        `^prefetch ${which}: +step ([\\d.]+) ms, exposed communication ([\\d.]+) ms$`,
+      ).exec(lines.find((l) => l.startsWith(`prefetch ${which}:`)) ?? '');
+      expect(m, `prefetch ${which} line`).not.toBeNull();
+      return { step: Number(m![1]), exposed: Number(m![2]) };
+    };
+    const [on, off] = [parse('on'), parse('off')];
+    // Two steps with prefetch on, then two with it off (the first of those also pays the snapshot).
+    const steps = run.steps;
+    expect(steps).toHaveLength(4);
+    const [a, b] = [steps[1]!, steps[3]!];
+    expect(on.exposed).toBeCloseTo(a.exposedCommSeconds * 1000, 1);
+    expect(off.exposed).toBeCloseTo(b.exposedCommSeconds * 1000, 1);
+    // Prefetch changes when the all-gathers start, not what they move.
+    expect(a.commSeconds).toBeCloseTo(b.commSeconds, 9);
+    expect(a.computeSeconds).toBeCloseTo(b.computeSeconds, 9);
+    expect(on.exposed).toBeLessThan(0.5 * off.exposed);
+    expect(on.step).toBeLessThan(off.step);
+    // What stays exposed with prefetch on: the first forward and first backward all-gathers and the last
+    // reduce-scatter (six units of equal size, so each collective is one sixth of a collective kind's total).
+    const perCollective = a.commSeconds / (3 * 6);
+    expect(a.exposedCommSeconds).toBeGreaterThan(2.5 * perCollective);
+    expect(a.exposedCommSeconds).toBeLessThan(3.5 * perCollective);
+    for (const l of [
+      'prefetch lowers exposed communication: true',
+      'weights identical with prefetch on and off: true',
+      'matches single-device training: true',
+    ])
+      for (const rank of run.record.logs) expect(rank).toContain(l);
+  });
+
   it('a rank that dies at step 1 ends the run with an NCCL-like timeout naming it', async () => {
     const run = await simulate(ddp(true), { ...oneA100Node, deadRank: { rank: 2, atStep: 1 } });
     expect(run.result.ok).toBe(false);
@@ -116,5 +188,24 @@ describe('virtual time in real rank workers', { timeout: 400_000 }, () => {
       /timed out after 600 s of virtual time \(at [\d.]+ s\): rank 2 never arrived/,
     );
     expect(run.failures.length).toBeGreaterThan(0);
+  });
+  it('a rank that dies before a send makes its receiver time out naming it, in virtual time', async () => {
+    // Rank 2 sends to rank 3 every step and dies at the start of step 1: rank 3's second recv never completes.
+    const code = `import * as tf from '@tensorflow/tfjs';
+import { dist } from 'ranks';
+for (let step = 0; step < 2; step++) {
+  dist.simulation?.compute(0.01, 'forward');
+  if (dist.rank === 2) await dist.send(tf.ones([16]), { dst: 3 });
+  if (dist.rank === 3) await dist.recv([16], { src: 2 });
+  await dist.simulation?.endStep();
+}`;
+    const run = await simulate(code, { ...oneA100Node, deadRank: { rank: 2, atStep: 1 } });
+    expect(run.result.ok).toBe(false);
+    const failures = run.record.errors(3).map((l) => l.text);
+    expect(failures.join('\n')).toMatch(
+      /rank 3: recv\(16 float32\) from rank 2 timed out after 600 s of virtual time \(at 600\.020 s\): rank 2 never arrived/,
+    );
+    // The ranks that do not talk to rank 2 finish their steps.
+    expect(run.record.errors(0)).toEqual([]);
   });
 });

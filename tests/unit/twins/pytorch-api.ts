@@ -41,17 +41,19 @@ export const PYTORCH_API: { names: string[]; source: string }[] = [
       'nn.BatchNorm1d',
       'nn.Linear',
       'nn.Sequential',
+      'nn.ModuleList',
       'nn.Tanh',
       'nn.Module',
       'nn.Parameter',
       'nn.ParameterList',
     ],
     source:
-      'torch/nn/modules/batchnorm.py @ 5c6695eeeec82353acf609f111efccf5281171c4 (SyncBatchNorm.forward accepts only cuda or PrivateUse1 inputs), torch/nn/modules/linear.py, container.py (Sequential, ParameterList), activation.py, module.py; torch/nn/parameter.py',
+      'torch/nn/modules/batchnorm.py @ 5c6695eeeec82353acf609f111efccf5281171c4 (SyncBatchNorm.forward accepts only cuda or PrivateUse1 inputs), torch/nn/modules/linear.py, container.py (Sequential, ModuleList, ParameterList), activation.py, module.py; torch/nn/parameter.py',
   },
   {
     names: [
       'torch.distributed.fsdp.fully_shard',
+      'torch.distributed.fsdp.FSDPModule',
       'FSDPModule.set_modules_to_forward_prefetch',
       'FSDPModule.set_modules_to_backward_prefetch',
       'DTensor.full_tensor',
@@ -110,10 +112,16 @@ export const PYTORCH_API: { names: string[]; source: string }[] = [
   {
     names: [
       'torch.nn.parallel.DistributedDataParallel',
+      'DistributedDataParallel.no_sync',
       'torch.utils.data.distributed.DistributedSampler',
     ],
     source:
-      'torch/nn/parallel/distributed.py (DistributedDataParallel(module, device_ids, broadcast_buffers, …)), torch/utils/data/distributed.py',
+      'torch/nn/parallel/distributed.py (DistributedDataParallel(module, device_ids, broadcast_buffers, …, bucket_cap_mb, 25 MiB by default); no_sync() context manager skips the gradient all-reduce), torch/utils/data/distributed.py',
+  },
+  {
+    names: ['FSDPModule.set_force_sum_reduction_for_comms'],
+    source:
+      'torch/distributed/fsdp/_fully_shard/_fully_shard.py @ 0257dd1c405a7e3a8779e6c88eef5c8c9cea1620 (set_force_sum_reduction_for_comms(enable) sets its own param groups only, not submodules; added by pytorch/pytorch#155915); _fsdp_collectives.py @ 010ae4a89516fa3be548ab16dff711414ec12d0b (_get_gradient_divide_factors: fp32 grads reduce-scatter with ReduceOp.AVG unless forced to SUM, then post-divided by the world size); Gloo AVG reported wrong in pytorch/pytorch#162338 (open)',
   },
 ];
 
@@ -121,6 +129,8 @@ export const PYTORCH_API: { names: string[]; source: string }[] = [
 const TRACKED_METHODS: Record<string, string> = {
   set_modules_to_forward_prefetch: 'FSDPModule',
   set_modules_to_backward_prefetch: 'FSDPModule',
+  set_force_sum_reduction_for_comms: 'FSDPModule',
+  no_sync: 'DistributedDataParallel',
   full_tensor: 'DTensor',
   to_local: 'DTensor',
   get_local_rank: 'DeviceMesh',
@@ -151,7 +161,8 @@ export function pytorchNamesIn(source: string): string[] {
     if (m[1] !== 'ReduceOp') found.add(`dist.${m[1]}`);
   for (const m of code.matchAll(/(?<![\w.])nn\.(\w+)(?:\.(\w+))?/g))
     found.add(m[2] && /^[a-z]/.test(m[2]) ? `nn.${m[1]}.${m[2]}` : `nn.${m[1]}`);
-  for (const m of code.matchAll(/^from (torch[\w.]*) import ([\w, ]+?)(?: as \w+)?$/gm)) {
+  // Indented too: a twin imports FSDP2 only inside a version check (1.13's fsdp package fails to import on 3.11).
+  for (const m of code.matchAll(/^[ \t]*from (torch[\w.]*) import ([\w, ]+?)(?: as \w+)?$/gm)) {
     for (const name of m[2]!.split(',').map((s) => s.trim())) found.add(`${m[1]}.${name}`);
   }
   for (const m of code.matchAll(/(?<![\w.])dcp\.(\w+)/g))

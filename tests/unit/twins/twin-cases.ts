@@ -25,6 +25,9 @@ export interface TwinCase {
 
 const EXACT = { abs: 0, rel: 0 };
 const INTEGERS = 'integer-valued data: collectives are exact';
+/** The time playgrounds' pages run on a simulated cluster; CI runs them in real time, like their twins. */
+const MEASURED =
+  'times, their ratios and the verdicts drawn from them are wall-clock facts on each side (the page shows virtual time on a simulated cluster, the twin measures its machine), not compared';
 
 export const TWIN_CASES: TwinCase[] = [
   {
@@ -41,8 +44,8 @@ export const TWIN_CASES: TwinCase[] = [
     timing: /\d+ ms|\((?:cpu|wasm|webgl|webgpu|cuda)\)|gap \d(?:\.\d)?e[-+]\d+/g,
     unavailable: {
       spans:
-        /(?:\d+\.\d+|n\/a) FSDP|FSDP (?:\d+ ms|\d(?:\.\d)?e[-+]\d+|n\/a)|(?<=^FSDP on \d+ ranks matches one device \(tolerance 1e-4\): ).*$/g,
-      why: "FSDP2's fully_shard is public only from PyTorch 2.6; CI's 1.13 trains DDP and one device and prints n/a for FSDP's losses, time, weight gap and verdict",
+        /(?:\d+\.\d+|n\/a) FSDP|FSDP (?:\d+ ms|\d(?:\.\d)?e[-+]\d+|n\/a)|(?<=^FSDP (?:on \d+ ranks matches one device \(tolerance 1e-4\)|units): ).*$/g,
+      why: "FSDP2's fully_shard is public only from PyTorch 2.6; CI's 1.13 trains DDP and one device and prints n/a for FSDP's units, losses, time, weight gap and verdict",
     },
     backend: 'wasm',
   },
@@ -56,9 +59,9 @@ export const TWIN_CASES: TwinCase[] = [
   {
     playground: '02-groups-and-async.ts',
     ...EXACT,
-    why: `${INTEGERS}; times, whether the async all-reduce was still in flight and whether the waiting ranks gained are wall-clock facts, not compared (the chapter's own expect checks the playground's verdict)`,
+    why: `${INTEGERS}; times, whether the async all-reduce was still in flight, whether the waiting ranks gained and whether the late rank 0 waited least are wall-clock facts, not compared (the chapter's own expect checks the playground's verdict)`,
     timing:
-      /waited \d+ ms|held it \d+ ms; started async.*? ms of work, then wait\(\) held it \d+ ms|overlapped their work with it: \w+/g,
+      /waited \d+ ms|held it \d+ ms; started async.*? ms of work, then wait\(\) held it \d+ ms|overlapped their work with it: \w+|(?<=the late rank 0 waited least: )\w+/g,
   },
   {
     playground: '02-ring-all-reduce-solution.ts',
@@ -93,6 +96,14 @@ export const TWIN_CASES: TwinCase[] = [
     timing: /[\d.]+ samples\/s/g,
   },
   {
+    playground: '03-straggler.ts',
+    abs: 1e-4,
+    rel: 0,
+    why: `losses printed to 4 places (float32 on both sides); ${MEASURED}`,
+    timing:
+      /[\d.-]+ ms|[\d.]+× as long|(?<=every step lasts at least the slowest rank's compute: )\w+/g,
+  },
+  {
     playground: '03-sync-batchnorm-training.ts',
     abs: 1e-5,
     rel: 0.01,
@@ -106,10 +117,35 @@ export const TWIN_CASES: TwinCase[] = [
     why: 'errors printed to 3 significant digits; the weighted error is float32 noise (< 1e-5)',
   },
   {
+    playground: '04-bucket-sweep.ts',
+    abs: 1e-6,
+    rel: 1e-6,
+    why: `the summed gradient's mean (a float64 sum) and largest value, printed to 6 places, differ only by the order of the float32 sums (a few ulps of values up to about 10); bucket sizes are this program's float32 bytes on both sides; ${MEASURED}`,
+    timing: /[\d.]+ ms|\d+ GB\/s|[\d.]+× as long|(?<=small buckets are latency-bound: )\w+/g,
+  },
+  {
     playground: '04-communication-overhead.ts',
     ...EXACT,
     why: 'only the structure is compared',
     timing: /[\d.]+ ms|ratio: .*$/g,
+  },
+  {
+    playground: '04-ddp-overlap.ts',
+    abs: 1e-4,
+    rel: 0,
+    why: `losses printed to 4 places after 4 SGD steps (float32 on both sides); ${MEASURED}`,
+    timing: /[\d.-]+ ms|(?<=overlap shortens the step: )\w+/g,
+  },
+  {
+    playground: '04-ddp-vs-zero3.ts',
+    abs: 1e-4,
+    rel: 0,
+    why: `losses printed to 4 places after 3 SGD steps (float32 on both sides); ${MEASURED}`,
+    timing: /[\d.]+ ms|[\d.]+× as long|(?<=ZeRO-3's step is longer: )\w+/g,
+    unavailable: {
+      spans: /ZeRO-3 step .*$|(?<=^ZeRO-3's step is longer: ).*$|ZeRO-3 (?:\d+\.\d+|n\/a)$/g,
+      why: "FSDP2's fully_shard (ZeRO-3 in PyTorch) is public only from PyTorch 2.6; CI's 1.13 trains DDP and prints n/a for ZeRO-3's time, verdict and loss",
+    },
   },
   {
     playground: '04-gradient-bucketing.ts',
@@ -124,6 +160,13 @@ export const TWIN_CASES: TwinCase[] = [
     why: 'the printed gap is float32 noise on both sides (< 1e-6)',
   },
   {
+    playground: '04-scaling-nodes.ts',
+    abs: 1e-4,
+    rel: 0,
+    why: `gradient norms (float64 sums of float32 gradients) printed to 4 places; group sizes and node counts are exact, and with one node (CI) the node verdict is false on both sides; ${MEASURED}`,
+    timing: /[\d.]+ ms|[\d,]+ (?:rows|tokens)\/s|\d+ %/g,
+  },
+  {
     playground: '05-zero-ledger.ts',
     ...EXACT,
     why: 'bytes held and sent are exact; the weight check is a verdict',
@@ -132,6 +175,14 @@ export const TWIN_CASES: TwinCase[] = [
     playground: '06-fsdp-units.ts',
     ...EXACT,
     why: "not run here; where it runs, its unit, prefetch and reduce-scatter counts are exact, and its rank-0 trace lists FSDP2's profiler spans, not the playground's",
+    staticOnly:
+      'PyTorch 1.13 has no FSDP2: fully_shard is public in torch.distributed.fsdp from 2.6',
+  },
+  {
+    playground: '06-fsdp-prefetch.ts',
+    ...EXACT,
+    why: `not run here; where it runs, the verdicts (weights identical, equal to one device) are exact; ${MEASURED}`,
+    timing: /[\d.]+ ms/g,
     staticOnly:
       'PyTorch 1.13 has no FSDP2: fully_shard is public in torch.distributed.fsdp from 2.6',
   },

@@ -17,19 +17,11 @@ const twins = readdirSync(TWINS)
 const hasPython = spawnSync(PYTHON, ['--version'], { stdio: 'ignore' }).status === 0;
 
 /**
- * Chapters 7–9 landed after the twins were written; their twins are open work (issue 18, "and those of
- * later chapters as they land"). Listed by name so the gap stays visible: writing one of these twins
- * fails this test until its name is removed here.
+ * Playgrounds that communicate but have no twin yet (issue 18: "and those of later chapters as they land").
+ * Listed by name so a gap stays visible: writing one of these twins fails this test until its name is removed.
+ * The time playgrounds have theirs (they print real wall-clock time where the page prints virtual).
  */
-const TWINS_NOT_WRITTEN_YET = [
-  // Issue 14's time playgrounds: their numbers are virtual time on a simulated cluster; a twin would
-  // time real GPUs with torch.cuda events and print different numbers, so it is still to be written.
-  '03-straggler.ts',
-  '04-bucket-sweep.ts',
-  '04-ddp-overlap.ts',
-  '04-ddp-vs-zero3.ts',
-  '04-scaling-nodes.ts',
-];
+const TWINS_NOT_WRITTEN_YET: string[] = [];
 
 describe('PyTorch twins: one per playground, byte-compiled, names from the current API', () => {
   it('every playground that communicates has a twin and a comparison case, and every twin a playground', () => {
@@ -130,6 +122,7 @@ describe('PyTorch twins: one per playground, byte-compiled, names from the curre
       .sort();
     expect(staticOnly).toEqual([
       '03-sync-batchnorm-training.py',
+      '06-fsdp-prefetch.py',
       '06-fsdp-units.py',
       '09-reshard-checkpoint.py',
     ]);
@@ -161,11 +154,56 @@ describe('PyTorch twins: one per playground, byte-compiled, names from the curre
     ).toEqual([]);
   });
 
+  it('the twin of a time playground says once that the page times a simulated cluster and the twin its own machine', () => {
+    const timed = readdirSync(PLAYGROUNDS).filter(
+      (f) =>
+        !TWINS_NOT_WRITTEN_YET.includes(f) &&
+        /\bdist\.simulation\b/.test(readFileSync(join(PLAYGROUNDS, f), 'utf8')),
+    );
+    expect(timed.length).toBeGreaterThanOrEqual(6);
+    for (const f of timed) {
+      const playground = readFileSync(join(PLAYGROUNDS, f), 'utf8');
+      const twin = readFileSync(join(TWINS, f.replace(/\.ts$/, '.py')), 'utf8');
+      expect(twin, f).toMatch(
+        /^Times: on its page the playground times a simulated cluster[^]*?This twin measures the machine it runs on:\s+wall\s+time\s+with\s+time\.perf_counter\(\)\s+after\s+dist\.barrier\(\)/m,
+      );
+      // Where the playground prints which clock its times are on, the twin prints the real-time line (say_clock).
+      const labels = playground.includes("'times: wall clock, measured on this machine'");
+      expect(/^\s*say_clock\(\)$/m.test(twin), f).toBe(labels);
+    }
+  });
+
+  it("04-ddp-vs-zero3's n/a spans skip only ZeRO-3's numbers, where PyTorch lacks fully_shard", () => {
+    const c = TWIN_CASES.find((t) => t.playground === '04-ddp-vs-zero3.ts')!;
+    const ts = [
+      'DDP step 431.0 ms, ZeRO-3 step 512.7 ms: 1.19× as long',
+      "ZeRO-3's step is longer: true",
+      'rank 0: loss at step 3: DDP 8.3049, ZeRO-3 8.3049',
+    ];
+    const without = [
+      'DDP step 5.2 ms, ZeRO-3 step n/a: fully_shard (FSDP2) needs PyTorch 2.6 or newer, this is 1.13.0a0',
+      "ZeRO-3's step is longer: n/a",
+      'rank 0: loss at step 3: DDP 8.3049, ZeRO-3 n/a',
+    ];
+    expect(compareLines(ts, without, c)).toEqual([]);
+    expect(
+      compareLines(
+        ts,
+        [...without.slice(0, 2), without[2]!.replace('DDP 8.3049', 'DDP 8.3149')],
+        c,
+      ),
+    ).toHaveLength(1);
+    // Where the twin ran fully_shard, ZeRO-3's loss is compared too.
+    const full = [ts[0]!, ts[1]!, ts[2]!.replace('ZeRO-3 8.3049', 'ZeRO-3 8.3149')];
+    expect(compareLines(ts, full, c)).toHaveLength(1);
+  });
+
   it('spans a twin cannot compute are skipped only in lines where it printed n/a, and the rest of those lines still compared', () => {
     const c = TWIN_CASES.find((t) => t.playground === '01-char-transformer.ts')!;
     expect(c.unavailable?.why).toMatch(/2\.6/);
     const ts = [
       'step  0: loss 3.5895 DDP, 3.5896 FSDP, 3.5895 one device',
+      'FSDP units: embedding + head (root), block 0, block 1',
       'vocabulary 32 characters, 27136 parameters; per step: DDP 9 ms, FSDP 14 ms, one device 11 ms (wasm)',
       'loss fell from 3.59 to 2.88: true; largest loss gap 2.4e-7, largest weight gap DDP 6.8e-8, FSDP 5.1e-8',
       'DDP on 2 ranks matches one device (tolerance 1e-4): true',
@@ -173,6 +211,7 @@ describe('PyTorch twins: one per playground, byte-compiled, names from the curre
     ];
     const without = [
       'step  0: loss 3.5895 DDP, n/a FSDP, 3.5895 one device',
+      'FSDP units: n/a',
       'vocabulary 32 characters, 27136 parameters; per step: DDP 23 ms, FSDP n/a, one device 11 ms (cpu)',
       'loss fell from 3.59 to 2.88: true; largest loss gap 2.4e-7, largest weight gap DDP 6.8e-8, FSDP n/a',
       'DDP on 2 ranks matches one device (tolerance 1e-4): true',
@@ -189,7 +228,7 @@ describe('PyTorch twins: one per playground, byte-compiled, names from the curre
     expect(
       compareLines(
         ts,
-        [...without.slice(0, 3), without[3]!.replace('true', 'false'), without[4]!],
+        [...without.slice(0, 4), without[4]!.replace('true', 'false'), without[5]!],
         c,
       ),
     ).toHaveLength(1);
@@ -197,8 +236,12 @@ describe('PyTorch twins: one per playground, byte-compiled, names from the curre
     expect(
       compareLines(ts, [ts[0]!.replace('3.5896 FSDP', '3.6896 FSDP'), ...ts.slice(1)], c),
     ).toHaveLength(1);
-    expect(compareLines(ts, [...ts.slice(0, 4), ts[4]!.replace('true', 'false')], c)).toHaveLength(
+    expect(compareLines(ts, [...ts.slice(0, 5), ts[5]!.replace('true', 'false')], c)).toHaveLength(
       1,
     );
+    // And so does a wrong list of units.
+    expect(
+      compareLines(ts, [ts[0]!, 'FSDP units: embedding + head (root)', ...ts.slice(2)], c),
+    ).toHaveLength(1);
   });
 });

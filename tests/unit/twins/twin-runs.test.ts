@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as tf from '@tensorflow/tfjs';
@@ -24,7 +25,12 @@ if (!hasTorch)
 
 const twinFile = (c: TwinCase) => join(TWINS, c.playground.replace(/\.ts$/, '.py'));
 /** Twins CI's torch 1.13 on CPU cannot run (SyncBatchNorm, FSDP2) are only checked statically, in twin-files.test.ts. */
-const RUNNABLE = TWIN_CASES.filter((c) => !c.staticOnly);
+const ALL_RUNNABLE = TWIN_CASES.filter((c) => !c.staticOnly);
+/** RANKS_TWINS=03-straggler.ts,04-bucket-sweep.ts runs only those (while writing a twin); CI leaves it unset and runs all. */
+const only = process.env.RANKS_TWINS?.split(',').filter(Boolean);
+const RUNNABLE = only ? ALL_RUNNABLE.filter((c) => only.includes(c.playground)) : ALL_RUNNABLE;
+if (only && RUNNABLE.length !== only.length)
+  throw new Error(`RANKS_TWINS names a playground without a runnable twin: ${only.join(', ')}`);
 
 interface DriverRun {
   lines: Map<string, string[][]>;
@@ -36,6 +42,7 @@ interface DriverRun {
 /** One torchrun job per world size runs every runnable twin (tests/reference/twin_driver.py); lines by twin, then rank. */
 function runDriver(world: number): Promise<DriverRun> {
   const started = performance.now();
+  const logDir = mkdtempSync(join(tmpdir(), 'ranks-twins-log-'));
   const args = [
     '-m',
     'torch.distributed.run',
@@ -50,10 +57,16 @@ function runDriver(world: number): Promise<DriverRun> {
     '1',
     '--nproc_per_node',
     String(world),
+    // Each rank's stdout to its own file, read once torchrun has exited. Not --tee: its tailer reads the files with
+    // readline while they grow and can split a line (seen in CI: a line cut at "[default0]:"), however the twin flushes.
     '--redirects',
     '1',
+    // Stderr only (the driver's timings and tracebacks). Not absent, nor 0: on Python 3.11+ torch 1.13's
+    // Std.from_str cannot find the 0-valued flag and yields None (elastic/multiprocessing/api.py, to_std).
     '--tee',
-    '1',
+    '2',
+    '--log_dir',
+    logDir,
     DRIVER,
     ...RUNNABLE.map(twinFile),
   ];
@@ -61,11 +74,8 @@ function runDriver(world: number): Promise<DriverRun> {
     cwd: ROOT,
     env: { ...process.env, OMP_NUM_THREADS: '1', PYTHONDONTWRITEBYTECODE: '1' },
   });
-  let out = '',
-    err = '';
-  child.stdout.on('data', (d: Buffer) => {
-    out += d.toString();
-  });
+  let err = '';
+  child.stdout.resume(); // torchrun's own messages; the ranks' lines are in their files
   child.stderr.on('data', (d: Buffer) => {
     err += d.toString();
   });
@@ -74,11 +84,13 @@ function runDriver(world: number): Promise<DriverRun> {
   return new Promise((resolve) => {
     child.on('close', (code) => {
       clearTimeout(timer);
+      const out = rankLogs(logDir);
+      rmSync(logDir, { recursive: true, force: true });
       const lines = new Map<string, string[][]>();
       const current: string[] = [];
       let failure: string | undefined = code === 0 ? undefined : `torchrun exited with ${code}`;
       for (const raw of out.split('\n')) {
-        const m = /^\[rank (\d+)\] (.*)$/.exec(raw.replace(/^\[default\d+\]:/, ''));
+        const m = /^\[rank (\d+)\] (.*)$/.exec(raw);
         if (!m) continue;
         const [rank, text] = [Number(m[1]), m[2]!];
         if (text.startsWith('@@twin ')) current[rank] = text.slice(7);
@@ -100,6 +112,15 @@ function runDriver(world: number): Promise<DriverRun> {
       resolve({ lines, failure, stderr: err, ms });
     });
   });
+}
+
+/** Every rank's stdout as torchrun --log_dir left it, in files named <run id>_…/attempt_0/<local rank>/stdout.log. */
+function rankLogs(dir: string): string {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((f) => /attempt_\d+[\\/]\d+[\\/]stdout\.log$/.test(f))
+    .sort()
+    .map((f) => readFileSync(join(dir, f), 'utf8'))
+    .join('\n');
 }
 
 /** Lines each rank printed when the playground ran on `world` worker-thread ranks. */

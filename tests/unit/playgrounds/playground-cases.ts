@@ -1,0 +1,58 @@
+import { expect } from 'vitest';
+import { runProgram } from '../../../playground/cluster/node.ts';
+import { playgroundManifest, readProgram } from '../../playground-manifest.ts';
+
+type Embed = Awaited<ReturnType<typeof playgroundManifest>>[number];
+
+/**
+ * Playgrounds whose printed verdicts compare real elapsed times between ranks (an async all-reduce
+ * overlapping work while a late rank sleeps): wall-clock-playgrounds.test.ts runs them with the cores to
+ * themselves (vitest's timed project), because beside another test file the race can go either way.
+ */
+export const WALL_CLOCK_PLAYGROUNDS = ['02-groups-and-async.ts'];
+
+/** Chapter and standalone embeds, one per run: a program on two pages at the same world runs once, checked against both pages' lines. */
+export function onePerRun(manifest: readonly Embed[]): Embed[] {
+  const runs = new Map<string, Embed>();
+  for (const p of manifest) {
+    if (p.page === 'lab') continue;
+    const key = `${p.src}@${p.world}@${p.onlyRank}`;
+    const seen = runs.get(key);
+    runs.set(
+      key,
+      seen
+        ? {
+            ...seen,
+            page: `${seen.page} and ${p.page}`,
+            expect: [...new Set([...seen.expect, ...p.expect])],
+          }
+        : p,
+    );
+  }
+  return [...runs.values()];
+}
+
+export function playgroundCaseName(p: Embed): string {
+  return `${p.src} on ${p.world} ranks${p.cluster ? ` as ${p.cluster.preset}` : ''}${p.page ? ` (${p.page})` : ' (not embedded)'}`;
+}
+
+/** Runs the program in Node workers and expects its page's lines on every rank (or the one it names). */
+export async function runPlaygroundCase(p: Embed): Promise<void> {
+  // Chapters 7–9 and chapter 1's transformer demo train transformer blocks: WASM runs them several times faster than CPU.
+  const backend = /^0[789]-|char-transformer/.test(p.src) ? 'wasm' : 'cpu';
+  const { result, record } = await runProgram({
+    code: readProgram(p.src),
+    worldSize: p.world,
+    backend,
+    timeoutMs: 240_000,
+    ...(p.cluster ? { cluster: p.cluster } : {}),
+  });
+  expect(
+    result.ok,
+    JSON.stringify(record.ranks.map((r) => r.lines.filter((l) => l.kind === 'failure'))),
+  ).toBe(true);
+  record.logs.forEach((lines, rank) => {
+    if (p.onlyRank !== undefined && rank !== p.onlyRank) return;
+    for (const line of p.expect) expect(lines.join('\n'), `rank ${rank}`).toContain(line);
+  });
+}

@@ -42,11 +42,12 @@ test.describe('instant Run (issue 20)', () => {
         sw: request.serviceWorker() !== null,
         gzip: Promise.resolve(0),
       };
-      // Network bytes only: not a service worker's answer, not an HTTP-cache hit.
+      // Network bytes only: not a service worker's answer, not an HTTP-cache hit (a negative body size). A
+      // worker's own script fetched over the network reports a body size of 0, so 0 counts: gzip its body.
       entry.gzip = request
         .response()
         .then(async (r) =>
-          r && !r.fromServiceWorker() && (await request.sizes()).responseBodySize > 0
+          r && !r.fromServiceWorker() && (await request.sizes()).responseBodySize >= 0
             ? gzipSync(await r.body()).length
             : 0,
         )

@@ -1,5 +1,5 @@
 import * as Comlink from 'comlink';
-import { RANK_LOADED, type RankApi } from '../rank/rank-protocol.ts';
+import type { RankApi } from '../rank/rank-protocol.ts';
 import type { BackendChoice, ClusterEvent, RunOptions } from '../contract/protocol.ts';
 import {
   prepareRanksOn,
@@ -18,20 +18,11 @@ const browserWorkers: WorkerPlatform = {
       type: 'module',
       name: `rank ${rank}`,
     });
-    let settleLoaded!: () => void;
-    const loaded = new Promise<void>((resolve) => (settleLoaded = resolve));
-    const onLoaded = (e: MessageEvent) => {
-      if (e.data !== RANK_LOADED) return;
-      worker.removeEventListener('message', onLoaded);
-      settleLoaded();
-    };
-    worker.addEventListener('message', onLoaded);
     worker.addEventListener('error', (e) => {
       e.preventDefault();
-      settleLoaded(); // a rank that cannot load must not hold back the others
       onCrash(e.message || 'the worker failed to load');
     });
-    return { api: Comlink.wrap<RankApi>(worker), terminate: () => worker.terminate(), loaded };
+    return { api: Comlink.wrap<RankApi>(worker), terminate: () => worker.terminate() };
   },
 };
 

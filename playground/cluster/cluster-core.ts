@@ -33,11 +33,6 @@ export const FAILURE_GRACE_MS = 2000;
 export interface RankWorker {
   api: Comlink.Remote<RankApi>;
   terminate(): void;
-  /**
-   * Settles once the worker's scripts have loaded (or failed to). Given for rank 0, the other ranks start
-   * then, not with it: started together, two ranks can both fetch the same 2 MB worker script.
-   */
-  loaded?: Promise<void>;
 }
 
 /** What differs between the browser and Node: how a worker is made and how a crash is reported. */
@@ -57,7 +52,7 @@ export interface PreparedRanks {
   /** Hands over all workers and the shared memory, routing each rank's crash (even an earlier one) to onCrash. */
   claim(onCrash: (rank: number, message: string) => void): {
     world: SharedWorld;
-    /** Each rank's worker once prepared; rejects if the run ended before that rank was spawned. */
+    /** Each rank's worker once prepared; rejects if the set was terminated before that rank was ready. */
     spawned: Promise<RankWorker>[];
     /** Terminates every worker of the set at once, started or still loading. */
     terminate(): void;
@@ -79,37 +74,28 @@ export function prepareRanksOn(
   let claimed = false;
   let terminated = false;
   const workers: RankWorker[] = [];
-  let endGate!: () => void;
-  const ended = new Promise<void>((resolve) => (endGate = resolve));
-  const spawn = (rank: number): RankWorker | undefined => {
-    if (terminated) return undefined;
+  let endSet!: () => void;
+  const ended = new Promise<void>((resolve) => (endSet = resolve));
+  const terminate = () => {
+    terminated = true;
+    endSet();
+    for (const w of workers) w.terminate();
+  };
+  // All at once: the HTTP cache (and the service worker) answer the second to fourth rank's requests
+  // for the scripts and WASM the first is fetching (one network fetch each, checked by the cold-Run e2e test),
+  // and the ranks parse and initialise together, so a rank's output never lands while its peers still start up.
+  const spawned = Array.from({ length: worldSize }, (_, rank): Promise<RankWorker> => {
     const worker = platform.spawn(rank, (message) => {
       if (onCrash) onCrash(rank, message);
       else crashes[rank] ??= message;
     });
     workers.push(worker);
-    return worker;
-  };
-  const prepare = (worker: RankWorker | undefined): Promise<RankWorker> =>
-    worker
-      ? worker.api.prepare(backend).then(() => worker)
-      : Promise.reject(new Error('the run ended before this rank started'));
-  const terminate = () => {
-    terminated = true;
-    endGate();
-    for (const w of workers) w.terminate();
-  };
-  // Rank 0 first, the rest as soon as its scripts have loaded (not once tfjs is ready): they then read the
-  // scripts from the cache, and their start-up (parsing 2 MB each) overlaps rank 0's, not its program's output.
-  const first = spawn(0)!;
-  const rest = Promise.race([first.loaded ?? Promise.resolve(), ended]).then(() => {
-    mark('ranks:rank 0 loaded');
-    return Array.from({ length: worldSize - 1 }, (_, i) => prepare(spawn(i + 1)));
+    return Promise.race([
+      worker.api.prepare(backend).then(() => worker),
+      // A terminated worker never answers: the set's end settles its ranks.
+      ended.then(() => Promise.reject(new Error('the run ended before this rank was ready'))),
+    ]);
   });
-  const spawned = [
-    prepare(first),
-    ...Array.from({ length: worldSize - 1 }, (_, i) => rest.then((r) => r[i]!)),
-  ];
   // A rank that cannot prepare still counts as ready: its run reports the failure.
   const ready = Promise.allSettled(spawned).then(() => void mark('ranks:prepared'));
   return {

@@ -6,12 +6,6 @@ import type {
   SimulatedClusterOptions,
 } from '../contract/protocol.ts';
 
-/**
- * A browser rank worker posts this, outside comlink, once its module graph has loaded (before tfjs is
- * initialised): the cluster starts the other ranks then, so they read the same scripts from the cache.
- */
-export const RANK_LOADED = 'ranks:loaded';
-
 /** What the cluster hands each rank worker to start it. */
 export interface RankStart {
   world: SharedWorld;

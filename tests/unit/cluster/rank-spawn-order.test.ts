@@ -6,73 +6,65 @@ import {
   type WorkerPlatform,
 } from '../../../playground/cluster/cluster-core.ts';
 
-/** A promise with its resolve function, to settle a fake worker's steps by hand. */
-function deferred(): { promise: Promise<void>; resolve: () => void } {
-  let resolve!: () => void;
-  const promise = new Promise<void>((r) => (resolve = r));
-  return { promise, resolve };
-}
-
-/** Fake workers that record when they are spawned and prepared, and load and prepare only when told to. */
-function fakePlatform(withLoaded: boolean) {
+/** Fake workers that record when they are spawned and terminated, and are prepared only when told to. */
+function fakePlatform() {
   const spawned: number[] = [];
   const terminated: number[] = [];
-  const loaded = new Map<number, ReturnType<typeof deferred>>();
-  const prepared = new Map<number, ReturnType<typeof deferred>>();
+  const prepare = new Map<number, () => void>();
   const platform: WorkerPlatform = {
     spawn(rank) {
       spawned.push(rank);
-      loaded.set(rank, deferred());
-      prepared.set(rank, deferred());
-      const worker = {
-        api: { prepare: () => prepared.get(rank)!.promise },
-        terminate: () => terminated.push(rank),
-        ...(withLoaded ? { loaded: loaded.get(rank)!.promise } : {}),
-      };
+      const prepared = new Promise<void>((resolve) => prepare.set(rank, resolve));
+      const worker = { api: { prepare: () => prepared }, terminate: () => terminated.push(rank) };
       return worker as unknown as RankWorker;
     },
   };
-  return { platform, spawned, terminated, loaded, prepared };
+  return { platform, spawned, terminated, prepare };
 }
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 
-describe('prepareRanksOn: spawn order', () => {
-  it('starts rank 0 alone, and ranks 1–3 once its scripts have loaded, before it is prepared', async () => {
-    const f = fakePlatform(true);
+describe('prepareRanksOn: starting a world of ranks', () => {
+  it('starts every rank at once, before any is prepared, and is ready when all are', async () => {
+    const f = fakePlatform();
     const set = prepareRanksOn(f.platform, 4, 'cpu');
-    await tick();
-    expect(f.spawned).toEqual([0]);
-    f.loaded.get(0)!.resolve();
-    await tick();
-    expect(f.spawned).toEqual([0, 1, 2, 3]); // rank 0 is still preparing (tfjs, its backend)
+    expect(f.spawned).toEqual([0, 1, 2, 3]);
     let ready = false;
     void set.ready.then(() => (ready = true));
-    for (const r of [0, 1, 2, 3]) f.prepared.get(r)!.resolve();
+    for (const r of [0, 1, 2]) f.prepare.get(r)!();
+    await tick();
+    expect(ready).toBe(false);
+    f.prepare.get(3)!();
     await tick();
     expect(ready).toBe(true);
     set.dispose();
-    expect(f.terminated.sort()).toEqual([0, 1, 2, 3]);
+    expect(f.terminated).toEqual([0, 1, 2, 3]);
   });
 
-  it('starts every rank at once on a platform that gives no load signal (Node worker threads)', async () => {
-    const f = fakePlatform(false);
+  it('a set terminated before its ranks were prepared settles every rank and its ready', async () => {
+    const f = fakePlatform();
     const set = prepareRanksOn(f.platform, 4, 'cpu');
+    f.prepare.get(1)!();
     await tick();
-    expect(f.spawned).toEqual([0, 1, 2, 3]);
-    set.dispose();
-  });
-
-  it('a set ended before rank 0 loaded never starts the others, and its ready still settles', async () => {
-    const f = fakePlatform(true);
-    const set = prepareRanksOn(f.platform, 4, 'cpu');
     const claim = set.claim(() => {});
     claim.terminate();
-    const outcomes = await Promise.allSettled(claim.spawned.slice(1));
-    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected', 'rejected']);
-    expect(f.spawned).toEqual([0]);
-    expect(f.terminated).toEqual([0]);
-    f.prepared.get(0)!.resolve(); // a terminated worker's reply, if any, changes nothing
+    const outcomes = await Promise.allSettled(claim.spawned);
+    expect(outcomes.map((o) => o.status)).toEqual([
+      'rejected',
+      'fulfilled',
+      'rejected',
+      'rejected',
+    ]);
     await expect(set.ready).resolves.toBeUndefined();
+    expect(f.terminated).toEqual([0, 1, 2, 3]);
+  });
+
+  it('a disposed set (the page chose another world) frees its workers and still settles', async () => {
+    const f = fakePlatform();
+    const set = prepareRanksOn(f.platform, 2, 'cpu');
+    set.dispose();
+    expect(f.terminated).toEqual([0, 1]);
+    await expect(set.ready).resolves.toBeUndefined();
+    expect(() => set.claim(() => {})).toThrow('warm ranks serve one run');
   });
 });

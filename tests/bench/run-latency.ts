@@ -94,9 +94,10 @@ async function oneSample(
     requests.push(entry);
     entry.gzip = request
       .response()
-      // Only what came over the network: not a service-worker answer, not an HTTP-cache hit (no body bytes).
+      // Only what came over the network: not a service-worker answer, not an HTTP-cache hit (a negative body
+      // size). A worker's own script fetched over the network reports a body size of 0, so 0 counts.
       .then(async (r) =>
-        r && !r.fromServiceWorker() && (await request.sizes()).responseBodySize > 0
+        r && !r.fromServiceWorker() && (await request.sizes()).responseBodySize >= 0
           ? gzipSync(await r.body()).length
           : 0,
       )

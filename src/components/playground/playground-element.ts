@@ -62,6 +62,7 @@ class RanksPlayground extends HTMLElement {
     this.runRequested = true;
     used(this);
     runsInFlight++;
+    document.documentElement.toggleAttribute('data-ranks-running', true); // public/isolation-init.js waits for it
     const edited = loadEdits(this.playgroundId) !== null; // the listing does not show them: open the editor now
     void this.workbench()
       .then((w) => {
@@ -71,6 +72,7 @@ class RanksPlayground extends HTMLElement {
       })
       .finally(() => {
         runsInFlight--;
+        document.documentElement.toggleAttribute('data-ranks-running', runsInFlight > 0);
         lastRunEnded = performance.now();
         scheduleWarm();
       });
@@ -162,6 +164,7 @@ class RanksPlayground extends HTMLElement {
         checks: this.dataset.checks || undefined,
         setEdited: (edited) => this.setEdited(edited),
         setStatus: (text) => this.setStatus(text),
+        requestRun: () => this.requestRun(),
       });
       this.setEdited(initial !== this.original);
       return bench;

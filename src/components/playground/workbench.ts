@@ -21,6 +21,8 @@ export interface WorkbenchConfig {
   checks?: string;
   setEdited(edited: boolean): void;
   setStatus(text: string): void;
+  /** A Run from the editor (Ctrl+Enter) goes through the page's Run, which counts runs in flight (no warming during one). */
+  requestRun?(): void;
 }
 
 export interface Workbench {
@@ -102,7 +104,7 @@ export async function createWorkbench(root: HTMLElement, cfg: WorkbenchConfig): 
       const opened = await createEditor(host, code, {
         label: `${cfg.title}: playground code editor. Ctrl+Enter or Cmd+Enter runs it.`,
         onChange: keepEdits,
-        onRun: () => void run(),
+        onRun: () => (cfg.requestRun ? cfg.requestRun() : void run()),
       });
       listing.replaceWith(host);
       editor = opened;

@@ -1,8 +1,15 @@
 import * as Comlink from 'comlink';
 import type { RankApi } from '../rank/rank-protocol.ts';
-import type { ClusterEvent, RunOptions } from '../contract/protocol.ts';
-import { startClusterOn, type WorkerPlatform } from './cluster-core.ts';
+import type { BackendChoice, ClusterEvent, RunOptions } from '../contract/protocol.ts';
+import {
+  prepareRanksOn,
+  startClusterOn,
+  type PreparedRanks,
+  type WorkerPlatform,
+} from './cluster-core.ts';
 import type { RunningCluster } from './protocol.ts';
+
+export { compileAhead } from './cluster-core.ts';
 
 /** Ranks as dedicated module Web Workers (tfjs WebGPU does not work in shared workers). */
 const browserWorkers: WorkerPlatform = {
@@ -19,14 +26,47 @@ const browserWorkers: WorkerPlatform = {
   },
 };
 
+/** The page's one set of warm ranks: a page runs one world at a time, so one set serves whichever playground runs next. */
+let warm: PreparedRanks | undefined;
+
+const isolationError = () =>
+  new Error(
+    'This page is not cross-origin isolated, so SharedArrayBuffer is unavailable: reload the page (the isolation service worker needs one reload) or serve it with COOP/COEP headers.',
+  );
+
+/**
+ * Prepares the next run's ranks in the background (workers loaded, tfjs and the backend initialised, shared
+ * memory allocated); a set for another world size or backend is terminated first. Resolves when they are ready.
+ */
+export function warmRanks(worldSize: number, backend: BackendChoice): Promise<void> {
+  if (!globalThis.crossOriginIsolated) return Promise.reject(isolationError());
+  if (warm?.worldSize === worldSize && warm.backend === backend) return warm.ready;
+  coolRanks();
+  warm = prepareRanksOn(browserWorkers, worldSize, backend);
+  return warm.ready;
+}
+
+/** Terminates the warm ranks, if any (the page hid, or the reader chose another world). */
+export function coolRanks(): void {
+  warm?.dispose();
+  warm = undefined;
+}
+
+/** The world size and backend the warm ranks were prepared for, if there are any. */
+export function warmWorld(): { worldSize: number; backend: BackendChoice } | undefined {
+  return warm && { worldSize: warm.worldSize, backend: warm.backend };
+}
+
 export function startCluster(
   options: RunOptions,
   onEvent: (e: ClusterEvent) => void,
 ): RunningCluster {
-  if (!globalThis.crossOriginIsolated) {
-    throw new Error(
-      'This page is not cross-origin isolated, so SharedArrayBuffer is unavailable: reload the page (the isolation service worker needs one reload) or serve it with COOP/COEP headers.',
-    );
-  }
-  return startClusterOn(browserWorkers, options, onEvent);
+  if (!globalThis.crossOriginIsolated) throw isolationError();
+  return startClusterOn(browserWorkers, options, onEvent, (worldSize, backend) => {
+    const set = warm;
+    warm = undefined;
+    if (set?.worldSize === worldSize && set.backend === backend) return set;
+    set?.dispose(); // the wrong world: free its memory for this run
+    return undefined;
+  });
 }

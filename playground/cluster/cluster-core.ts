@@ -10,6 +10,7 @@ import {
   isOneOf,
   listWords,
   MAX_WORLD_SIZE,
+  type BackendChoice,
   type ClusterEvent,
   type RunOptions,
   type RunResult,
@@ -39,25 +40,134 @@ export interface WorkerPlatform {
   spawn(rank: number, onCrash: (message: string) => void): RankWorker;
 }
 
-const epochNow = () => performance.timeOrigin + performance.now();
-
 /**
- * Validates options, compiles once, starts every rank, and settles when all exit, one fails hard, time runs
- * out, or stop(). Nothing here ever waits on shared memory: a rank can write any of it.
+ * Rank workers started before their program (warm ranks): spawned, tfjs and the backend initialising, the
+ * shared memory allocated. A run claims them; each set serves one run, so no state leaks from run to run.
  */
-export function startClusterOn(
+export interface PreparedRanks {
+  readonly worldSize: number;
+  readonly backend: BackendChoice;
+  /** Resolves when every rank has loaded and initialised its backend (or failed to: the run reports it). */
+  readonly ready: Promise<void>;
+  /** Hands over all workers and the shared memory, routing each rank's crash (even an earlier one) to onCrash. */
+  claim(onCrash: (rank: number, message: string) => void): {
+    world: SharedWorld;
+    /** Each rank's worker once prepared; rejects if the set was terminated before that rank was ready. */
+    spawned: Promise<RankWorker>[];
+    /** Terminates every worker of the set at once, started or still loading. */
+    terminate(): void;
+  };
+  /** Terminates the workers unless a run claimed them. */
+  dispose(): void;
+}
+
+/** Spawns and prepares a world of ranks before their program exists; see PreparedRanks. */
+export function prepareRanksOn(
   platform: WorkerPlatform,
-  options: RunOptions,
-  onEvent: (e: ClusterEvent) => void,
-): RunningCluster {
-  const runStart = epochNow();
-  const elapsed = () => epochNow() - runStart;
-  const { worldSize, backend = 'auto', timeoutMs = DEFAULT_TIMEOUT_MS } = options;
+  worldSize: number,
+  backend: BackendChoice,
+): PreparedRanks {
+  checkWorld(worldSize, backend);
+  const world = createSharedWorld(worldSize);
+  const crashes: (string | undefined)[] = [];
+  let onCrash: ((rank: number, message: string) => void) | undefined;
+  let claimed = false;
+  let terminated = false;
+  const workers: RankWorker[] = [];
+  let endSet!: () => void;
+  const ended = new Promise<void>((resolve) => (endSet = resolve));
+  const terminate = () => {
+    terminated = true;
+    endSet();
+    for (const w of workers) w.terminate();
+  };
+  // All at once: the HTTP cache (and the service worker) answer the second to fourth rank's requests
+  // for the scripts and WASM the first is fetching (one network fetch each, checked by the cold-Run e2e test),
+  // and the ranks parse and initialise together, so a rank's output never lands while its peers still start up.
+  const spawned = Array.from({ length: worldSize }, (_, rank): Promise<RankWorker> => {
+    const worker = platform.spawn(rank, (message) => {
+      if (onCrash) onCrash(rank, message);
+      else crashes[rank] ??= message;
+    });
+    workers.push(worker);
+    return Promise.race([
+      worker.api.prepare(backend).then(() => worker),
+      // A terminated worker never answers: the set's end settles its ranks.
+      ended.then(() => Promise.reject(new Error('the run ended before this rank was ready'))),
+    ]);
+  });
+  // A rank that cannot prepare still counts as ready: its run reports the failure.
+  const ready = Promise.allSettled(spawned).then(() => void mark('ranks:prepared'));
+  return {
+    worldSize,
+    backend,
+    ready,
+    claim(handler) {
+      if (claimed || terminated) throw new Error('warm ranks serve one run');
+      claimed = true;
+      onCrash = handler;
+      // Reported after claim() returns, so the run holds its claim before it hears of a crash.
+      queueMicrotask(() =>
+        crashes.forEach((message, rank) => message !== undefined && handler(rank, message)),
+      );
+      return { world, spawned, terminate };
+    },
+    dispose() {
+      if (!claimed) terminate();
+    },
+  };
+}
+
+function checkWorld(worldSize: number, backend: BackendChoice): void {
   if (!Number.isInteger(worldSize) || worldSize < 1 || worldSize > MAX_WORLD_SIZE) {
     throw new Error(`worldSize must be an integer from 1 to ${MAX_WORLD_SIZE}, got ${worldSize}`);
   }
   if (!isOneOf(BACKEND_CHOICES, backend))
     throw new Error(`backend must be ${listWords(BACKEND_CHOICES)}, got '${backend}'`);
+}
+
+const epochNow = () => performance.timeOrigin + performance.now();
+const mark = (name: string) => globalThis.performance.mark?.(name);
+
+/** The last program compiled (or compiled ahead): a Run of the code warmed for skips the compiler. */
+let lastCompiled: { code: string; checks: string | undefined; js: string } | undefined;
+
+/** Compiles a program (see compile.ts), reusing the last result for the same code and checks. */
+function compileOnce(code: string, checks: string | undefined): string {
+  if (lastCompiled?.code === code && lastCompiled.checks === checks) return lastCompiled.js;
+  const js = compileProgram(code, checks);
+  lastCompiled = { code, checks, js };
+  return js;
+}
+
+/**
+ * Compiles the program a Run is expected to run while the page is idle, so the Run itself does not wait
+ * for the compiler (its first call also pays for its own start-up). A program with errors is left to the Run.
+ */
+export function compileAhead(code: string, checks?: string): void {
+  try {
+    compileOnce(code, checks);
+  } catch {
+    // the Run reports it
+  }
+}
+
+/**
+ * Validates options, compiles once, starts every rank, and settles when all exit, one fails hard, time runs
+ * out, or stop(). Nothing here ever waits on shared memory: a rank can write any of it. `takePrepared` is
+ * asked, once the program compiled, for warm ranks of this world size and backend; without them it spawns.
+ */
+export function startClusterOn(
+  platform: WorkerPlatform,
+  options: RunOptions,
+  onEvent: (e: ClusterEvent) => void,
+  takePrepared?: (worldSize: number, backend: BackendChoice) => PreparedRanks | undefined,
+): RunningCluster {
+  const runStart = epochNow();
+  mark('ranks:run'); // marks (here and in rank-main.ts) let a profile split a Run's latency into its steps
+  const elapsed = () => epochNow() - runStart;
+  const { worldSize, backend = 'auto', timeoutMs = DEFAULT_TIMEOUT_MS } = options;
+  checkWorld(worldSize, backend);
   if (options.cluster) {
     const c = options.cluster;
     const shape = clusterShape(c.preset, c.nodes, c.gpusPerNode);
@@ -70,7 +180,7 @@ export function startClusterOn(
 
   let js: string;
   try {
-    js = compileProgram(options.code, options.checks);
+    js = compileOnce(options.code, options.checks);
   } catch (e) {
     const err = e instanceof CompileError ? e : new CompileError(String(e));
     const error = { message: err.message, line: err.line, column: err.column };
@@ -79,11 +189,11 @@ export function startClusterOn(
     return { done: Promise.resolve(result), stop() {}, record };
   }
 
+  const prepared =
+    takePrepared?.(worldSize, backend) ?? prepareRanksOn(platform, worldSize, backend);
   // `let`: a finished run drops its shared memory and the page's handler, whatever still holds these closures.
-  let world: SharedWorld | undefined = createSharedWorld(worldSize);
-  const shared = world;
+  let world: SharedWorld | undefined;
   const logCounters = createLogCounters(worldSize);
-  const workers: RankWorker[] = [];
   const ports: MessagePort[] = [];
   const exited = new Map<number, boolean>();
   let settle!: (r: RunResult) => void;
@@ -98,9 +208,8 @@ export function startClusterOn(
     finished = true;
     clearTimeout(timer);
     clearTimeout(graceTimer);
-    for (const w of workers) w.terminate();
+    claimed.terminate();
     for (const p of ports) p.close(); // a started port with a listener lives until closed, and holds this run
-    workers.length = 0;
     ports.length = 0;
     world = undefined;
     onEvent = () => {};
@@ -147,18 +256,16 @@ export function startClusterOn(
     finish('timeout', { message });
   }, timeoutMs);
 
-  for (let rank = 0; rank < worldSize; rank++) {
-    const crash = (message: string) => {
-      forward({
-        type: 'error',
-        rank,
-        message: `rank ${rank} crashed: ${message}`,
-        time: elapsed(),
-      });
-      forward({ type: 'exit', rank, ok: false, time: elapsed() });
-    };
-    const worker = platform.spawn(rank, crash);
-    workers.push(worker);
+  const crash = (rank: number, message: string) => {
+    if (exited.has(rank)) return;
+    forward({ type: 'error', rank, message: `rank ${rank} crashed: ${message}`, time: elapsed() });
+    forward({ type: 'exit', rank, ok: false, time: elapsed() });
+  };
+  const claimed = prepared.claim(crash);
+  world = claimed.world;
+  const shared = world;
+  const startRank = (rank: number, worker: RankWorker) => {
+    if (finished) return;
     // One channel per rank: whatever arrives on it speaks for this rank, whatever the message claims.
     const channel = new MessageChannel();
     channel.port1.addEventListener('message', (m: MessageEvent) => {
@@ -172,6 +279,7 @@ export function startClusterOn(
     });
     channel.port1.start();
     ports.push(channel.port1);
+    mark(`ranks:handed rank ${rank}`);
     worker.api
       .run(
         Comlink.transfer(
@@ -190,9 +298,17 @@ export function startClusterOn(
         ),
       )
       .catch((e: unknown) => {
-        if (!finished) crash(e instanceof Error ? e.message : String(e));
+        if (!finished) crash(rank, e instanceof Error ? e.message : String(e));
       });
-  }
+  };
+  claimed.spawned.forEach((spawnedWorker, rank) =>
+    spawnedWorker.then(
+      (worker) => startRank(rank, worker),
+      (e: unknown) => {
+        if (!finished) crash(rank, e instanceof Error ? e.message : String(e));
+      },
+    ),
+  );
 
   return { done, stop: () => finish('stopped'), record };
 }

@@ -1,8 +1,11 @@
 /// <reference lib="webworker" />
 import * as Comlink from 'comlink';
 import { browserBackends } from './backend-browser.ts';
-import { runRank } from './rank-main.ts';
+import { prepareRank, runRank } from './rank-main.ts';
 import type { RankApi } from './rank-protocol.ts';
 
-const api: RankApi = { run: (start) => runRank(start, browserBackends) };
+const api: RankApi = {
+  prepare: (backend) => prepareRank(backend, browserBackends),
+  run: (start) => runRank(start, browserBackends),
+};
 Comlink.expose(api);

@@ -2,9 +2,12 @@ import { parentPort } from 'node:worker_threads';
 import * as Comlink from 'comlink';
 import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
 import { nodeBackends } from './backend-node.ts';
-import { runRank } from './rank-main.ts';
+import { prepareRank, runRank } from './rank-main.ts';
 import type { RankApi } from './rank-protocol.ts';
 
 if (!parentPort) throw new Error('node-worker.ts runs only as a worker thread');
-const api: RankApi = { run: (start) => runRank(start, nodeBackends) };
+const api: RankApi = {
+  prepare: (backend) => prepareRank(backend, nodeBackends),
+  run: (start) => runRank(start, nodeBackends),
+};
 Comlink.expose(api, nodeEndpoint(parentPort));

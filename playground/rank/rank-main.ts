@@ -1,9 +1,12 @@
 import * as tf from '@tensorflow/tfjs';
 import { joinWorld } from '../collectives/create-dist.ts';
+import { compileReduceKernel } from '../collectives/kernel/reduce-kernel.ts';
 import type { RankCollectives } from '../collectives/rank-collectives.ts';
 import { setCurrentRank } from '../collectives/rank-context.ts';
 import {
   LOG_LEVELS,
+  type Backend,
+  type BackendChoice,
   type ClusterEvent,
   type PlotPoint,
   type TraceEvent,
@@ -22,9 +25,32 @@ import type { BackendPlatform, RankStart } from './rank-protocol.ts';
 const LEVELS = LOG_LEVELS;
 const PLOT_FLUSH_MS = 200;
 
+type ChosenBackend = { backend: Backend; reason?: string };
+let prepared: { choice: BackendChoice; chosen: Promise<ChosenBackend> } | undefined;
+
+/** Picks and initialises this worker's tfjs backend once; a run with the same choice reuses it. */
+function prepareBackend(choice: BackendChoice, platform: BackendPlatform): Promise<ChosenBackend> {
+  if (prepared?.choice !== choice)
+    prepared = {
+      choice,
+      chosen: quietly(async () => {
+        const [picked] = await Promise.all([platform.select(tf, choice), compileReduceKernel()]);
+        tf.scalar(0).dispose(); // the first write prints tfjs's "running in Node.js" banner: let it happen here, muted
+        return picked;
+      }),
+    };
+  return prepared.chosen;
+}
+
+/** Warms a worker that has no program yet (see RankApi.prepare); errors wait for the run to report them. */
+export async function prepareRank(choice: BackendChoice, platform: BackendPlatform): Promise<void> {
+  await prepareBackend(choice, platform).catch(() => {});
+}
+
 /** Runs the reader's program as one rank: picks a backend, joins the shared world, streams output, reports exit. */
 export async function runRank(start: RankStart, platform: BackendPlatform): Promise<void> {
   const { rank, events } = start;
+  performance.mark?.(`ranks:received rank ${rank}`);
   const now = () => performance.timeOrigin + performance.now() - start.runStart;
   const pacer = new LogPacer(start.logCounters, rank, (lines) => events.postMessage(lines));
   const emit = (e: ClusterEvent) => {
@@ -89,11 +115,7 @@ export async function runRank(start: RankStart, platform: BackendPlatform): Prom
     });
   let ok = false;
   try {
-    const chosen = await quietly(async () => {
-      const picked = await platform.select(tf, start.backend);
-      tf.scalar(0).dispose(); // the first write prints tfjs's "running in Node.js" banner: let it happen here, muted
-      return picked;
-    });
+    const chosen = await prepareBackend(start.backend, platform);
     emit({
       type: 'backend',
       rank,
@@ -162,6 +184,7 @@ export async function runRank(start: RankStart, platform: BackendPlatform): Prom
     };
     // A blob:/data: module, not eval: the page's CSP has no 'unsafe-eval'. Its body only defines the function.
     const program = await loadProgram(start.js);
+    performance.mark?.(`ranks:program rank ${rank}`); // the reader's program starts (see cluster-core.ts)
     lockIntrinsics();
     const module = { exports: {} };
     await program(require, module.exports, module);

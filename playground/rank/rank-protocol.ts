@@ -27,6 +27,11 @@ export interface RankStart {
 
 /** The API every rank worker exposes over comlink. */
 export interface RankApi {
+  /**
+   * Loads tfjs and initialises the backend before any program exists, so a later run() starts at once.
+   * Never rejects: a failure is reported by the run that follows, as it would be without this step.
+   */
+  prepare(backend: BackendChoice): Promise<void>;
   run(start: RankStart): Promise<void>;
 }
 

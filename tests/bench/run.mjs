@@ -7,6 +7,8 @@
 // cases: --worlds=4 --sizes=4K,16M --methods=auto,ring (with --no-write: RESULTS.md keeps the full run);
 // --budget=32M: bytes of work per measurement (default 128M). `tensor-fresh` (not in the default list) is
 // dist.allReduce's old path, a new array per result, to compare with `tensor-auto` in one run.
+// Run latency on the built site (RANKS_DIST, default dist; with RANKS_DIST_BEFORE a second build side by side):
+// --run-latency-only measures just that, --no-run-latency skips it.
 import { Worker } from 'node:worker_threads';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync, existsSync, rmSync } from 'node:fs';
@@ -18,6 +20,7 @@ import { chromium } from 'playwright-core';
 import { runAllReduceBench } from './bench-driver.ts';
 import { chromiumLaunchOptions } from '../e2e/chromium.ts';
 import { formatResults } from './format-results.ts';
+import { benchRunLatency, formatRunLatency } from './run-latency.ts';
 
 const args = new Set(process.argv.slice(2));
 const quick = args.has('--quick');
@@ -156,12 +159,31 @@ async function benchSim() {
   }
 }
 
+async function benchRun() {
+  const dists = [
+    ...(process.env.RANKS_DIST_BEFORE
+      ? [{ label: 'before', dist: process.env.RANKS_DIST_BEFORE }]
+      : []),
+    {
+      label: process.env.RANKS_DIST_BEFORE ? 'after' : 'this build',
+      dist: process.env.RANKS_DIST ?? 'dist',
+    },
+  ];
+  for (const { dist } of dists)
+    if (!existsSync(join(dist, 'index.html')))
+      throw new Error(`run latency needs a built site in ${dist}: npm run build first`);
+  return benchRunLatency(dists, quick ? 1 : 3, log);
+}
+
 const started = Date.now();
 const loadAtStart = loadavg()[0];
-const node = args.has('--browser-only') ? [] : await benchNode();
-const browser = args.has('--node-only') ? { rows: [], userAgent: '' } : await benchChromium();
-const ddp = args.has('--no-ddp') ? null : await benchDdp();
-const sim = args.has('--no-sim') ? null : await benchSim();
+const latencyOnly = args.has('--run-latency-only');
+const node = args.has('--browser-only') || latencyOnly ? [] : await benchNode();
+const browser =
+  args.has('--node-only') || latencyOnly ? { rows: [], userAgent: '' } : await benchChromium();
+const ddp = args.has('--no-ddp') || latencyOnly ? null : await benchDdp();
+const sim = args.has('--no-sim') || latencyOnly ? null : await benchSim();
+const runLatency = args.has('--no-run-latency') || args.has('--node-only') ? [] : await benchRun();
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GB RAM, Node ${process.version}${browser.userAgent ? `, ${browser.userAgent.match(/Chrome\/[\d.]+/)?.[0] ?? 'Chromium'}` : ''}; load average ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end (other processes share the cores)`;
 const markdown = formatResults({
   rows: [...node, ...browser.rows],
@@ -171,13 +193,14 @@ const markdown = formatResults({
   sim,
   seconds: (Date.now() - started) / 1000,
 });
-console.log(`\n${markdown}`);
-if (!args.has('--no-write')) {
-  writeFileSync(new URL('./RESULTS.md', import.meta.url), markdown);
+const report = `${markdown}\n${formatRunLatency(runLatency)}`;
+console.log(`\n${report}`);
+if (!args.has('--no-write') && !latencyOnly) {
+  writeFileSync(new URL('./RESULTS.md', import.meta.url), report);
   console.log('wrote tests/bench/RESULTS.md');
 }
 
-if (!args.has('--no-page') && !args.has('--node-only')) {
+if (!args.has('--no-page') && !args.has('--node-only') && !latencyOnly) {
   const page = spawnSync('npm', ['run', 'bench:page'], { stdio: 'inherit' });
   if (page.status !== 0) process.exitCode = page.status ?? 1;
 }

@@ -352,10 +352,10 @@ test('one run per playground (item 6): 20 clicks on Run before the editor loads 
     for (let i = 0; i < 20; i++) b.click();
   });
   await expect(root.locator('[data-status]')).toContainText(/Finished|Failed/, { timeout: 60_000 });
-  expect(rankWorkers).toHaveLength(4); // the run's own (warm ranks, on branch wt/warm-run, would start only after it ends)
+  expect(rankWorkers).toHaveLength(4); // the run's own (warm ranks start only 1 s after it ends)
   await page.waitForTimeout(1_000);
   await expect(root.locator('[data-status]')).toContainText(/Finished|Failed/); // no second run began
-  expect(rankWorkers.length).toBeLessThanOrEqual(8); // no second run; room for one warm set once warm ranks land (issue 20)
+  expect(rankWorkers.length).toBeLessThanOrEqual(8); // no second run; room for one warm set (issue 20)
   await expectOneRunOnEveryRank(root);
   // Ctrl+Enter and Run together while a run is going: still one run.
   await openEditor(root);
@@ -364,7 +364,7 @@ test('one run per playground (item 6): 20 clicks on Run before the editor loads 
   await page.keyboard.press('ControlOrMeta+Enter');
   await root.locator('[data-action="run"]').evaluate((b: HTMLButtonElement) => b.click());
   await expect(root.locator('[data-status]')).toContainText(/Finished|Failed/, { timeout: 60_000 });
-  // One run: four workers (or a warm set, once warm ranks land), never two runs' worth.
+  // One run: four workers (or a warm set), never two runs' worth.
   expect(rankWorkers.length - before).toBeLessThanOrEqual(4);
   await expectOneRunOnEveryRank(root);
 });

@@ -5,7 +5,11 @@
 import { createServer } from 'node:http';
 import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { extname, join, normalize, resolve } from 'node:path';
-import { siteHeaders } from '../../src/lib/site/host-headers.mjs';
+import {
+  hashedAssetHeaders,
+  hashedAssetPath,
+  siteHeaders,
+} from '../../src/lib/site/host-headers.mjs';
 
 const root = resolve(process.argv[2] ?? 'dist');
 const port = Number(process.argv[3] ?? 4399);
@@ -62,6 +66,7 @@ function headersFor(urlPath) {
     for (const rule of headerRules) if (rule.match.test(path)) Object.assign(headers, rule.headers);
   } else if (!plain) {
     Object.assign(headers, siteHeaders);
+    if (urlPath.startsWith(hashedAssetPath)) Object.assign(headers, hashedAssetHeaders);
   }
   return headers;
 }

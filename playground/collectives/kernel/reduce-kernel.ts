@@ -42,12 +42,17 @@ export function instantiateReduceKernel(memory: WebAssembly.Memory): ReduceKerne
 }
 
 /** Instantiates the kernel asynchronously: works on any thread. */
-export async function loadReduceKernel(memory: WebAssembly.Memory): Promise<ReduceKernel> {
-  compiled ??= await WebAssembly.compile(
+/** Compiles the kernel ahead of a run (warm ranks), so loadReduceKernel only has to instantiate it. */
+export async function compileReduceKernel(): Promise<WebAssembly.Module> {
+  return (compiled ??= await WebAssembly.compile(
     decodeBase64(REDUCE_WASM_BASE64) as Uint8Array<ArrayBuffer>,
-  );
+  ));
+}
+
+export async function loadReduceKernel(memory: WebAssembly.Memory): Promise<ReduceKernel> {
+  const module = await compileReduceKernel();
   return bindKernel(
-    (await WebAssembly.instantiate(compiled, { env: { memory } })).exports as Record<string, Fn3>,
+    (await WebAssembly.instantiate(module, { env: { memory } })).exports as Record<string, Fn3>,
   );
 }
 

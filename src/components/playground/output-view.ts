@@ -202,11 +202,17 @@ export class OutputView {
   }
 
   private flushWhenDue(): void {
-    if (performance.now() - this.lastFlush < REDRAW_MS) {
+    if (performance.now() - this.lastFlush < REDRAW_MS && !this.firstLineWaiting()) {
       this.frame = requestAnimationFrame(() => this.flushWhenDue());
       return;
     }
     this.flush();
+  }
+
+  /** A rank whose pane is still empty has a line waiting: it is drawn at the next frame (at most once per rank and run). */
+  private firstLineWaiting(): boolean {
+    for (const rank of this.pending.keys()) if (!this.panes.get(rank)?.body.firstChild) return true;
+    return false;
   }
 
   /**

@@ -1,4 +1,4 @@
-import { wireClusterSelector } from './cluster-selector.ts';
+import { chosenWorld, wireClusterSelector } from './cluster-selector.ts';
 import { wireCodeTabs } from './code-tabs.ts';
 import {
   forgetEditsBeforeShare,
@@ -10,8 +10,21 @@ import { sharedCode, sharedId } from './share-link.ts';
 import type { Workbench } from './workbench.ts';
 
 /**
+ * Warm ranks are prepared once the page has been quiet this long after the reader arrived (or came near a
+ * playground, or chose a world): short, because a Run 2 s later should find four ranks ready.
+ */
+const WARM_AFTER_ARRIVAL_MS = 200;
+/** ...and this long after a run ended: the reader reads its output first, and a new set never races the last. */
+const WARM_AFTER_RUN_MS = 1000;
+/** The longest the warming waits for an idle moment once due (a busy page may have none for a while). */
+const WARM_IDLE_TIMEOUT_MS = 500;
+/** A page hidden this long gives its warm ranks back (their memory and threads). */
+const COOL_AFTER_HIDDEN_MS = 60_000;
+
+/**
  * `<ranks-playground>`: until the reader focuses the code or presses Run, only this small element
- * runs. It then loads the editor and the runtime (workbench.ts) and hands over.
+ * runs. Run loads the runtime (workbench.ts) and runs at once; the editor loads after the run, or as
+ * soon as the reader focuses the code. While the page is idle, the next run's ranks are warmed.
  */
 class RanksPlayground extends HTMLElement {
   private bench?: Promise<Workbench | undefined>;
@@ -29,19 +42,60 @@ class RanksPlayground extends HTMLElement {
     wireCodeTabs(this);
     wireClusterSelector(this, (text) => {
       if (!this.querySelector('.pg-run')?.hasAttribute('disabled')) this.setStatus(text);
+      // The world size (ranks or nodes × GPUs) changed: warm ranks of the new size.
+      used(this);
+      scheduleWarm();
     });
     this.setEdited(loadEdits(this.playgroundId) !== null);
+    nearby?.observe(this);
   }
 
-  /** Clicks on Run while the editor loads collapse into one run (the workbench then refuses a second). */
+  disconnectedCallback(): void {
+    nearby?.unobserve(this);
+    near.delete(this);
+  }
+
+  /** Clicks on Run while the runtime loads collapse into one run (the workbench then refuses a second). */
   private runRequested = false;
   private requestRun(): void {
     if (this.runRequested) return;
     this.runRequested = true;
-    void this.open().then((w) => {
-      this.runRequested = false;
-      return w?.run();
-    });
+    used(this);
+    runsInFlight++;
+    document.documentElement.toggleAttribute('data-ranks-running', true); // public/isolation-init.js waits for it
+    const edited = loadEdits(this.playgroundId) !== null; // the listing does not show them: open the editor now
+    void this.workbench()
+      .then((w) => {
+        this.runRequested = false;
+        if (edited) void this.open(undefined, true);
+        return w?.run();
+      })
+      .finally(() => {
+        runsInFlight--;
+        document.documentElement.toggleAttribute('data-ranks-running', runsInFlight > 0);
+        lastRunEnded = performance.now();
+        scheduleWarm();
+      });
+  }
+
+  /** The ranks the next Run starts: the world select, or nodes × GPUs of a chosen cluster. */
+  get worldSize(): number {
+    return chosenWorld(this);
+  }
+
+  get backend(): 'auto' {
+    return (this.dataset.backend as 'auto') ?? 'auto';
+  }
+
+  /**
+   * Prepares the next run's ranks for this playground, the runtime side of the page and the program it would
+   * run, then (once it has run) loads its editor too.
+   */
+  async warm(): Promise<void> {
+    const [{ warmFor }] = await Promise.all([import('./warm-ranks.ts'), import('./workbench.ts')]);
+    const code = (await this.bench)?.getCode() ?? loadEdits(this.playgroundId) ?? this.original;
+    await warmFor(this.worldSize, this.backend, { code, checks: this.dataset.checks || undefined });
+    if (this.bench && !document.hidden && runsInFlight === 0) void this.open(undefined, true);
   }
 
   get playgroundId(): string {
@@ -65,7 +119,7 @@ class RanksPlayground extends HTMLElement {
     back.className = 'pg-secondary pg-restore';
     back.textContent = 'Back to my edits';
     back.addEventListener('click', () => {
-      bench.editor.setCode(mine);
+      bench.setCode(mine);
       forgetEditsBeforeShare(this.playgroundId);
       this.setStatus('Your own edits are back in the editor.');
     });
@@ -78,13 +132,13 @@ class RanksPlayground extends HTMLElement {
       const code = await sharedCode();
       this.scrollIntoView({ block: 'start' });
       const existing = await this.bench;
-      const mine = existing ? existing.editor.getCode() : loadEdits(this.playgroundId);
+      const mine = existing ? existing.getCode() : loadEdits(this.playgroundId);
       let kept = true;
       if (mine !== null && mine !== code && mine !== this.original)
         kept = keepEditsBeforeShare(this.playgroundId, mine);
-      const bench = existing ?? (await this.open(code));
+      const bench = await this.open(existing ? undefined : code, true);
       if (!bench) return;
-      if (existing) bench.editor.setCode(code);
+      if (existing) bench.setCode(code);
       this.setStatus(
         kept
           ? 'Opened the shared code. It has not run: press Run when you are ready.'
@@ -96,10 +150,9 @@ class RanksPlayground extends HTMLElement {
     }
   }
 
-  /** Loads the editor once; later calls return the same workbench. */
-  open(code?: string): Promise<Workbench | undefined> {
+  /** Loads the runtime side (Run, Stop, output) once, without the editor; later calls return the same workbench. */
+  private workbench(code?: string): Promise<Workbench | undefined> {
     this.bench ??= (async () => {
-      this.setStatus('Loading the editor…');
       const { createWorkbench } = await import('./workbench.ts');
       const initial = code ?? loadEdits(this.playgroundId) ?? this.original;
       const bench = await createWorkbench(this, {
@@ -107,25 +160,117 @@ class RanksPlayground extends HTMLElement {
         title: this.querySelector('.pg-title')?.textContent?.trim() ?? 'Playground',
         original: this.original,
         code: initial,
-        backend: (this.dataset.backend as 'auto') ?? 'auto',
+        backend: this.backend,
         checks: this.dataset.checks || undefined,
         setEdited: (edited) => this.setEdited(edited),
         setStatus: (text) => this.setStatus(text),
+        requestRun: () => this.requestRun(),
       });
       this.setEdited(initial !== this.original);
-      this.setStatus('Edit the code, then press Run (Ctrl+Enter).');
-      if (code === undefined) this.offerOwnEdits(bench);
       return bench;
     })().catch((e: unknown) => {
       this.bench = undefined;
       this.setStatus(
-        `The editor could not load: ${e instanceof Error ? e.message : String(e)}. Reload the page to try again.`,
+        `The playground could not load: ${e instanceof Error ? e.message : String(e)}. Reload the page to try again.`,
       );
       return undefined;
     });
     return this.bench;
   }
+
+  /** Loads the editor once (`quiet`: the status line and the offer of own edits are left to the caller). */
+  private editorOpened?: Promise<Workbench | undefined>;
+  open(code?: string, quiet = false): Promise<Workbench | undefined> {
+    this.editorOpened ??= (async () => {
+      if (!quiet) this.setStatus('Loading the editor…');
+      const bench = await this.workbench(code);
+      if (!bench) return undefined;
+      await bench.openEditor();
+      if (!quiet) this.setStatus('Edit the code, then press Run (Ctrl+Enter).');
+      if (code === undefined && !quiet) this.offerOwnEdits(bench);
+      return bench;
+    })().catch((e: unknown) => {
+      this.editorOpened = undefined;
+      this.setStatus(
+        `The editor could not load: ${e instanceof Error ? e.message : String(e)}. Reload the page to try again.`,
+      );
+      return undefined;
+    });
+    return this.editorOpened;
+  }
 }
+
+/** Playgrounds on or near the screen; the warm ranks go to the one the reader is near or last used. */
+const near = new Set<RanksPlayground>();
+let lastUsed: RanksPlayground | undefined;
+let runsInFlight = 0;
+let warmTimer: ReturnType<typeof setTimeout> | undefined;
+let coolTimer: ReturnType<typeof setTimeout> | undefined;
+const nearby =
+  typeof IntersectionObserver === 'function'
+    ? new IntersectionObserver(
+        (entries) => {
+          for (const e of entries)
+            if (e.isIntersecting) near.add(e.target as RanksPlayground);
+            else near.delete(e.target as RanksPlayground);
+          scheduleWarm();
+        },
+        { rootMargin: '50% 0px' },
+      )
+    : undefined;
+
+const used = (playground: RanksPlayground) => {
+  lastUsed = playground;
+  readerPresent = true; // a Run or a world chosen is the reader's own doing
+};
+
+/** Warming waits for a sign of a reader (pointer, key, wheel, touch, scroll): nothing runs before interaction. */
+let readerPresent = false;
+const PRESENCE = ['pointermove', 'pointerdown', 'keydown', 'wheel', 'touchstart', 'scroll'];
+const onPresence = () => {
+  readerPresent = true;
+  for (const type of PRESENCE) removeEventListener(type, onPresence, true);
+  scheduleWarm();
+};
+for (const type of PRESENCE) addEventListener(type, onPresence, { capture: true, passive: true });
+
+/** When the last run ended (ms, performance.now()): no warming starts sooner than WARM_AFTER_RUN_MS after it. */
+let lastRunEnded = -Infinity;
+
+function scheduleWarm(): void {
+  if (!readerPresent) return;
+  clearTimeout(warmTimer);
+  const quietMs = Math.max(
+    WARM_AFTER_ARRIVAL_MS,
+    lastRunEnded + WARM_AFTER_RUN_MS - performance.now(),
+  );
+  warmTimer = setTimeout(() => {
+    const idle =
+      globalThis.requestIdleCallback ??
+      ((f: () => void, _options?: IdleRequestOptions) => setTimeout(f, 0));
+    idle(
+      () => {
+        if (document.hidden || runsInFlight > 0) return;
+        const onScreen = [...near].sort((a, b) =>
+          a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1,
+        );
+        const target = lastUsed && near.has(lastUsed) ? lastUsed : (onScreen[0] ?? lastUsed);
+        void target?.warm().catch(() => {}); // warming is a head start: a Run reports any real failure
+      },
+      { timeout: WARM_IDLE_TIMEOUT_MS },
+    );
+  }, quietMs);
+}
+
+document.addEventListener('visibilitychange', () => {
+  clearTimeout(coolTimer);
+  if (!document.hidden) return scheduleWarm();
+  clearTimeout(warmTimer);
+  coolTimer = setTimeout(
+    () => void import('./warm-ranks.ts').then((m) => m.coolRanks()),
+    COOL_AFTER_HIDDEN_MS,
+  );
+});
 
 customElements.define('ranks-playground', RanksPlayground);
 

@@ -4,7 +4,7 @@ import type {
   RunningCluster,
 } from '../../../playground/cluster/protocol.ts';
 import { chosenWorld, clusterSelection, describeSelection } from './cluster-selector.ts';
-import { createEditor, type PlaygroundEditor } from './monaco-editor.ts';
+import type { PlaygroundEditor } from './monaco-editor.ts';
 import { OutputView } from './output-view.ts';
 import { saveEdits } from './saved-edits.ts';
 import { shareUrl } from './share-link.ts';
@@ -21,12 +21,18 @@ export interface WorkbenchConfig {
   checks?: string;
   setEdited(edited: boolean): void;
   setStatus(text: string): void;
+  /** A Run from the editor (Ctrl+Enter) goes through the page's Run, which counts runs in flight (no warming during one). */
+  requestRun?(): void;
 }
 
 export interface Workbench {
   run(): Promise<void>;
   stop(): void;
-  editor: PlaygroundEditor;
+  /** Loads Monaco (once) in place of the static listing; Run never waits for it. */
+  openEditor(): Promise<PlaygroundEditor>;
+  /** The code a Run runs: the editor's once it is open, else the listing's (or the reader's saved edits). */
+  getCode(): string;
+  setCode(code: string): void;
   output: OutputView;
 }
 
@@ -39,7 +45,10 @@ function button(label: string, text: string, cls: string): HTMLButtonElement {
   return b;
 }
 
-/** Upgrades a playground's static listing into an editor with Run, Stop, Reset, Share, output panes and a timeline. */
+/**
+ * Gives a playground Run, Stop, Reset, Share, output panes and a timeline at once, and upgrades its static
+ * listing into Monaco only when asked (openEditor): a Run does not wait for the editor.
+ */
 export async function createWorkbench(root: HTMLElement, cfg: WorkbenchConfig): Promise<Workbench> {
   const cluster = import('../../../playground/cluster/browser.ts'); // load the runtime while Monaco loads
   const listing = root.querySelector<HTMLElement>('[data-listing]')!;
@@ -59,7 +68,9 @@ export async function createWorkbench(root: HTMLElement, cfg: WorkbenchConfig): 
   const shareButton = button('Share', 'Share', 'pg-secondary');
   stopButton.disabled = true;
 
-  const output = new OutputView((line, column) => editor.reveal(line, column));
+  const output = new OutputView(
+    (line, column) => void openEditor().then((e) => e.reveal(line, column)),
+  );
   const timeline = document.createElement('details');
   timeline.className = 'pg-timeline';
   timeline.hidden = true;
@@ -70,36 +81,60 @@ export async function createWorkbench(root: HTMLElement, cfg: WorkbenchConfig): 
   stepReport.setAttribute('aria-label', 'Step report in virtual time');
   stepReport.hidden = true;
 
-  const editor = await createEditor(host, cfg.code, {
-    label: `${cfg.title}: playground code editor. Ctrl+Enter or Cmd+Enter runs it.`,
-    onChange(code) {
-      const saved = saveEdits(cfg.id, code, cfg.original);
-      cfg.setEdited(code !== cfg.original);
-      if (!saved && !saveFailed)
-        cfg.setStatus(
-          'Your edits are not being saved: this browser refused to store them (its storage for this site is full or disabled), so a reload loses them. Share makes a link that keeps them.',
-        );
-      saveFailed = !saved;
-    },
-    onRun: () => void run(),
-  });
-  listing.replaceWith(host);
+  const keepEdits = (code: string) => {
+    const saved = saveEdits(cfg.id, code, cfg.original);
+    cfg.setEdited(code !== cfg.original);
+    if (!saved && !saveFailed)
+      cfg.setStatus(
+        'Your edits are not being saved: this browser refused to store them (its storage for this site is full or disabled), so a reload loses them. Share makes a link that keeps them.',
+      );
+    saveFailed = !saved;
+  };
+  let editor: PlaygroundEditor | undefined;
+  let code = cfg.code; // what runs until the editor is open
+  let errorMarks: { line: number; column?: number; message: string }[] = [];
+  const markErrors = (marks: typeof errorMarks) => {
+    errorMarks = marks;
+    editor?.markErrors(marks);
+  };
+  let editorLoad: Promise<PlaygroundEditor> | undefined;
+  function openEditor(): Promise<PlaygroundEditor> {
+    editorLoad ??= (async () => {
+      const { createEditor } = await import('./monaco-editor.ts');
+      const opened = await createEditor(host, code, {
+        label: `${cfg.title}: playground code editor. Ctrl+Enter or Cmd+Enter runs it.`,
+        onChange: keepEdits,
+        onRun: () => (cfg.requestRun ? cfg.requestRun() : void run()),
+      });
+      listing.replaceWith(host);
+      editor = opened;
+      opened.markErrors(errorMarks);
+      return opened;
+    })().catch((e: unknown) => {
+      editorLoad = undefined; // the next focus or jump tries again
+      throw e;
+    });
+    return editorLoad;
+  }
+  const getCode = () => editor?.getCode() ?? code;
+  const setCode = (next: string) => {
+    if (editor) return editor.setCode(next); // its onChange saves
+    code = next;
+    keepEdits(next);
+  };
   runButton.after(stopButton, resetButton, shareButton);
   root.append(output.root, stepReport, timeline);
   output.root.hidden = true;
 
   resetButton.addEventListener('click', () => {
-    if (
-      editor.getCode() !== cfg.original &&
-      !confirm('Discard your edits and restore the original code?')
-    )
+    if (getCode() !== cfg.original && !confirm('Discard your edits and restore the original code?'))
       return;
-    editor.setCode(cfg.original);
+    setCode(cfg.original);
     cfg.setStatus('Restored the original code.');
   });
   shareButton.addEventListener('click', async () => {
     try {
-      const url = await shareUrl(cfg.id, editor.getCode());
+      const url = await shareUrl(cfg.id, getCode());
       history.replaceState(null, '', url);
       await navigator.clipboard.writeText(url).catch(() => {
         throw new Error('clipboard');
@@ -133,11 +168,11 @@ export async function createWorkbench(root: HTMLElement, cfg: WorkbenchConfig): 
     stopRequested = false;
     const worldSize = chosenWorld(root);
     const simulated = clusterSelection(root);
-    const code = editor.getCode();
+    const code = getCode();
     output.root.hidden = false;
     output.reset(worldSize);
     output.clearNotices();
-    editor.markErrors([]);
+    markErrors([]);
     timeline.hidden = true;
     stepReport.hidden = true;
     runButton.disabled = true;
@@ -164,7 +199,7 @@ export async function createWorkbench(root: HTMLElement, cfg: WorkbenchConfig): 
           }
           if (e.type === 'error' && e.line) {
             marks.push({ line: e.line, column: e.column, message: `rank ${e.rank}: ${e.message}` });
-            editor.markErrors(marks);
+            markErrors(marks);
           }
           output.add(e);
         },
@@ -181,7 +216,7 @@ export async function createWorkbench(root: HTMLElement, cfg: WorkbenchConfig): 
           : '';
         output.notice(`${result.error.message}${at}. No rank was started.`, 'error', result.error);
         if (result.error.line)
-          editor.markErrors([
+          markErrors([
             { line: result.error.line, column: result.error.column, message: result.error.message },
           ]);
         cfg.setStatus('The code has a syntax error; fix it and run again.');
@@ -240,5 +275,5 @@ export async function createWorkbench(root: HTMLElement, cfg: WorkbenchConfig): 
     }
   }
 
-  return { run, stop, editor, output };
+  return { run, stop, openEditor, getCode, setCode, output };
 }

@@ -40,3 +40,10 @@ export const siteHeaders = {
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',
 };
+
+/**
+ * Files under /_astro/ carry a content hash in their name, so a browser may keep them for good: the second to
+ * fourth rank worker then read the scripts and WASM the first one fetched from the HTTP cache, not the network.
+ */
+export const hashedAssetPath = '/_astro/';
+export const hashedAssetHeaders = { 'Cache-Control': 'public, max-age=31536000, immutable' };

@@ -7,6 +7,7 @@ import { H_POISON } from '../../../../playground/collectives/layout.ts';
 import type { RankApi, RankStart } from '../../../../playground/rank/rank-protocol.ts';
 
 const api: RankApi = {
+  async prepare() {},
   async run(start: RankStart) {
     const words = new Int32Array(start.world.memory.buffer);
     Atomics.store(words, H_POISON, 2);

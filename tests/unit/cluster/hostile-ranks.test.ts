@@ -69,6 +69,7 @@ function walk(v, path, depth) {
       if (k === 'constructor' || typeof k === 'symbol') continue;
       let x;
       try { x = v[k]; } catch { continue; }
+      if (x instanceof Promise) x.catch(() => {}); // a getter's rejected promise is not the program's failure
       walk(x, path + '.' + k, depth + 1);
     }
   }
@@ -140,6 +141,51 @@ console.log('patched: ' + (attempts.join(', ') || 'nothing') + '; shared views c
     expect(result.ok, JSON.stringify(record.ranks.map((r) => r.lines))).toBe(true);
     for (const lines of record.logs)
       expect(lines).toEqual(['patched: nothing; shared views captured: 0; sum 2']);
+  });
+});
+
+describe('a rank cannot reach the world memory through tfjs either (issue 19, item 1)', () => {
+  it('no shared buffer is reachable from tf.backend(), tf.engine() or a result tensor, and scribbling over any would spoil only its own results', async () => {
+    // A result's storage is public tfjs API away (tf.backend().data.get(id).values): it must not be the world's memory.
+    const code = `import * as tf from '@tensorflow/tfjs';
+import { dist } from 'ranks';
+${walker}
+const first = await dist.allReduce(tf.ones([1024]).mul(dist.rank + 1));
+const b: any = tf.backend();
+walk(b, 'backend', 0);
+walk(tf.engine(), 'engine', 0);
+const values = b.data.get((first as any).dataId).values;
+const buffers = new Set<SharedArrayBuffer>();
+const grab = (x: any) => {
+  if (x instanceof WebAssembly.Memory) x = x.buffer;
+  if (ArrayBuffer.isView(x)) x = x.buffer;
+  if (typeof SharedArrayBuffer !== 'undefined' && x instanceof SharedArrayBuffer) buffers.add(x);
+};
+grab(values);
+const reach = (path: string) => path.split('.').slice(1).reduce((o: any, k) => o?.[k], path.startsWith('backend') ? b : tf.engine());
+for (const path of found) grab(reach(path));
+if (dist.rank === 3) for (const sab of buffers) new Int32Array(sab).fill(0x7f7fabcd);
+const sums: number[] = [];
+for (let i = 1; i <= 3; i++) {
+  const s = await dist.allReduce(tf.fill([1024], i));
+  const d = await s.data();
+  sums.push(d.every((x) => x === d[0]) ? d[0]! : NaN);
+}
+console.log((dist.rank === 3 ? 'scribbled over ' + buffers.size + ' shared buffer(s); ' : '') + 'sums ' + sums.join(','));`;
+    const { result, record } = await runProgram({
+      code,
+      worldSize: 4,
+      backend: 'cpu',
+      timeoutMs: 20_000,
+    });
+    expect(result, JSON.stringify(record.ranks.map((r) => r.lines))).toMatchObject({
+      ok: true,
+      reason: 'finished',
+    });
+    for (const r of [0, 1, 2]) expect(record.logs[r]).toEqual(['sums 4,8,12']);
+    // Results are private arrays (dist copies them out of the world memory), so rank 3 finds no shared buffer at
+    // all; a result stored in shared memory would show up here, and its scribble would have to spoil nothing else.
+    expect(record.logs[3]).toEqual(['scribbled over 0 shared buffer(s); sums 4,8,12']);
   });
 });
 

@@ -40,7 +40,7 @@ const isolationError = () =>
  */
 export function warmRanks(worldSize: number, backend: BackendChoice): Promise<void> {
   if (!globalThis.crossOriginIsolated) return Promise.reject(isolationError());
-  if (warm?.worldSize === worldSize && warm.backend === backend) return warm.ready;
+  if (warm?.worldSize === worldSize && warm.backend === backend && !warm.broken) return warm.ready;
   coolRanks();
   warm = prepareRanksOn(browserWorkers, worldSize, backend);
   return warm.ready;
@@ -65,8 +65,8 @@ export function startCluster(
   return startClusterOn(browserWorkers, options, onEvent, (worldSize, backend) => {
     const set = warm;
     warm = undefined;
-    if (set?.worldSize === worldSize && set.backend === backend) return set;
-    set?.dispose(); // the wrong world: free its memory for this run
+    if (set?.worldSize === worldSize && set.backend === backend && !set.broken) return set;
+    set?.dispose(); // the wrong world, or a set that broke while warm: free it, this run starts fresh workers
     return undefined;
   });
 }

@@ -47,8 +47,10 @@ export interface WorkerPlatform {
 export interface PreparedRanks {
   readonly worldSize: number;
   readonly backend: BackendChoice;
-  /** Resolves when every rank has loaded and initialised its backend (or failed to: the run reports it). */
+  /** Resolves when every rank has loaded and initialised its backend, or the set broke or was terminated. */
   readonly ready: Promise<void>;
+  /** A rank crashed or failed to load before any run claimed the set: it is ended, and a run must not take it. */
+  readonly broken: boolean;
   /** Hands over all workers and the shared memory, routing each rank's crash (even an earlier one) to onCrash. */
   claim(onCrash: (rank: number, message: string) => void): {
     world: SharedWorld;
@@ -86,8 +88,11 @@ export function prepareRanksOn(
   // and the ranks parse and initialise together, so a rank's output never lands while its peers still start up.
   const spawned = Array.from({ length: worldSize }, (_, rank): Promise<RankWorker> => {
     const worker = platform.spawn(rank, (message) => {
-      if (onCrash) onCrash(rank, message);
-      else crashes[rank] ??= message;
+      if (onCrash) return onCrash(rank, message);
+      // Warm and unclaimed (a network blip while loading in the background): end the set, so the next Run
+      // starts fresh workers instead of inheriting the failure, and `ready` settles.
+      crashes[rank] ??= message;
+      terminate();
     });
     workers.push(worker);
     return Promise.race([
@@ -102,6 +107,9 @@ export function prepareRanksOn(
     worldSize,
     backend,
     ready,
+    get broken() {
+      return !claimed && crashes.some((m) => m !== undefined);
+    },
     claim(handler) {
       if (claimed || terminated) throw new Error('warm ranks serve one run');
       claimed = true;

@@ -87,7 +87,13 @@ export async function createEditor(
 ): Promise<PlaygroundEditor> {
   // Beside the TypeScript worker, not before the editor: it only refines diagnostics. The mark lets
   // tests (and anyone timing the page) tell this one-off main-thread cost apart from a run's.
-  void loadTypings().then(() => (container.dataset.typings = 'ready'));
+  void loadTypings().then(
+    () => (container.dataset.typings = 'ready'),
+    () => {
+      typingsLoaded = undefined; // a failed download is tried again by the next editor that opens
+      container.dataset.typings = 'failed';
+    },
+  );
   // Each playground is its own module file, so two playgrounds on a page do not share top-level names.
   const uri = monaco.Uri.parse(`file:///playground-${++modelCount}.ts`);
   const model = monaco.editor.createModel(code, 'typescript', uri);

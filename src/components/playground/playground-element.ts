@@ -14,8 +14,11 @@ import type { Workbench } from './workbench.ts';
  * playground, or chose a world): short, because a Run 2 s later should find four ranks ready.
  */
 const WARM_AFTER_ARRIVAL_MS = 200;
-/** ...and this long after a run ended: the reader reads its output first, and a new set never races the last. */
-const WARM_AFTER_RUN_MS = 1000;
+/**
+ * ...and this long after a run ended (its output is flushed by then): short enough that a set is ready when the
+ * reader presses Run 2 s after the last run ended (the issue's "warm"; 1 s left too little to prepare four ranks).
+ */
+const WARM_AFTER_RUN_MS = 300;
 /** The longest the warming waits for an idle moment once due (a busy page may have none for a while). */
 const WARM_IDLE_TIMEOUT_MS = 500;
 /** A page hidden this long gives its warm ranks back (their memory and threads). */
@@ -92,7 +95,10 @@ class RanksPlayground extends HTMLElement {
    * run, then (once it has run) loads its editor too.
    */
   async warm(): Promise<void> {
+    warmedOnce = true;
     const [{ warmFor }] = await Promise.all([import('./warm-ranks.ts'), import('./workbench.ts')]);
+    // The reader may have pressed Run (or left) while the runtime downloaded: a set now would load beside that run.
+    if (runsInFlight > 0 || document.hidden) return;
     const code = (await this.bench)?.getCode() ?? loadEdits(this.playgroundId) ?? this.original;
     await warmFor(this.worldSize, this.backend, { code, checks: this.dataset.checks || undefined });
     if (this.bench && !document.hidden && runsInFlight === 0) void this.open(undefined, true);
@@ -234,6 +240,9 @@ const onPresence = () => {
 };
 for (const type of PRESENCE) addEventListener(type, onPresence, { capture: true, passive: true });
 
+/** Whether this page ever started warming ranks (only then is there a set to give back when it hides). */
+let warmedOnce = false;
+
 /** When the last run ended (ms, performance.now()): no warming starts sooner than WARM_AFTER_RUN_MS after it. */
 let lastRunEnded = -Infinity;
 
@@ -266,6 +275,7 @@ document.addEventListener('visibilitychange', () => {
   clearTimeout(coolTimer);
   if (!document.hidden) return scheduleWarm();
   clearTimeout(warmTimer);
+  if (!warmedOnce) return; // nothing to give back, and no reason to download the runtime to find that out
   coolTimer = setTimeout(
     () => void import('./warm-ranks.ts').then((m) => m.coolRanks()),
     COOL_AFTER_HIDDEN_MS,

@@ -11,15 +11,17 @@ function fakePlatform() {
   const spawned: number[] = [];
   const terminated: number[] = [];
   const prepare = new Map<number, () => void>();
+  const crash = new Map<number, (message: string) => void>();
   const platform: WorkerPlatform = {
-    spawn(rank) {
+    spawn(rank, onCrash) {
       spawned.push(rank);
+      crash.set(rank, onCrash);
       const prepared = new Promise<void>((resolve) => prepare.set(rank, resolve));
       const worker = { api: { prepare: () => prepared }, terminate: () => terminated.push(rank) };
       return worker as unknown as RankWorker;
     },
   };
-  return { platform, spawned, terminated, prepare };
+  return { platform, spawned, terminated, prepare, crash };
 }
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
@@ -66,5 +68,27 @@ describe('prepareRanksOn: starting a world of ranks', () => {
     expect(f.terminated).toEqual([0, 1]);
     await expect(set.ready).resolves.toBeUndefined();
     expect(() => set.claim(() => {})).toThrow('warm ranks serve one run');
+  });
+
+  it('a rank that fails to load while warm ends the set: ready settles, and no run may take it', async () => {
+    const f = fakePlatform();
+    const set = prepareRanksOn(f.platform, 4, 'cpu');
+    f.prepare.get(0)!();
+    f.crash.get(2)!('the worker failed to load'); // a network blip in the background; its prepare never answers
+    await expect(set.ready).resolves.toBeUndefined();
+    expect(set.broken).toBe(true);
+    expect(f.terminated).toEqual([0, 1, 2, 3]);
+    expect(() => set.claim(() => {})).toThrow('warm ranks serve one run');
+  });
+
+  it('a crash after a run claimed the set goes to that run, and the set is not called broken', async () => {
+    const f = fakePlatform();
+    const set = prepareRanksOn(f.platform, 2, 'cpu');
+    const crashes: string[] = [];
+    set.claim((rank, message) => crashes.push(`${rank}: ${message}`));
+    f.crash.get(1)!('out of memory');
+    expect(crashes).toEqual(['1: out of memory']);
+    expect(set.broken).toBe(false);
+    expect(f.terminated).toEqual([]);
   });
 });

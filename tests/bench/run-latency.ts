@@ -2,9 +2,9 @@
 // ≥ 2 s since the last run) Run→first output line, Run→a line on every rank, Run→run finished, at 4 ranks on
 // chapter 1's first playground; and the bytes (gzip) the page fetched before the first output line.
 import { spawn } from 'node:child_process';
-import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import { chromiumLaunchOptions } from '../e2e/chromium.ts';
+import { recordNetworkBytes } from '../e2e/helpers/network-bytes.ts';
 
 export const RUN_LATENCY_PATH = '/chapters/what-is-data-parallelism/';
 /** The issue's "warm": the page has been idle at least this long since load or since the last run. */
@@ -83,26 +83,7 @@ async function oneSample(
   url: string,
 ): Promise<Omit<RunLatency, 'label' | 'samples'>> {
   const context: BrowserContext = await browser.newContext();
-  const requests: { url: string; at: number; sw: boolean; gzip: Promise<number> }[] = [];
-  context.on('request', (request) => {
-    const entry = {
-      url: request.url(),
-      at: Date.now(),
-      sw: request.serviceWorker() !== null,
-      gzip: Promise.resolve(0),
-    };
-    requests.push(entry);
-    entry.gzip = request
-      .response()
-      // Only what came over the network: not a service-worker answer, not an HTTP-cache hit (a negative body
-      // size). A worker's own script fetched over the network reports a body size of 0, so 0 counts.
-      .then(async (r) =>
-        r && !r.fromServiceWorker() && (await request.sizes()).responseBodySize >= 0
-          ? gzipSync(await r.body()).length
-          : 0,
-      )
-      .catch(() => 0);
-  });
+  const requests = recordNetworkBytes(context);
   try {
     const page = await context.newPage();
     await page.goto(url + RUN_LATENCY_PATH, { waitUntil: 'load' });

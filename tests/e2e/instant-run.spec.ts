@@ -1,8 +1,8 @@
 // Issue 20, part 1: warm ranks and a Run that does not wait for the editor. ≈ 1–2 min on 2 loaded cores.
-import { gzipSync } from 'node:zlib';
-import { test, expect, type Page, type Request } from '@playwright/test';
+import { test, expect, type Page } from '@playwright/test';
 import { firstChapterPath } from './pages';
 import { firstPlayground as pg, setCode } from './editor';
+import { recordNetworkBytes } from './helpers/network-bytes';
 
 const MB = 1024 * 1024;
 const rankWorkers = (page: Page) => page.workers().filter((w) => /browser-worker/.test(w.url()));
@@ -34,26 +34,7 @@ test.describe('instant Run (issue 20)', () => {
     page,
     context,
   }) => {
-    const fetched: { url: string; at: number; sw: boolean; gzip: Promise<number> }[] = [];
-    context.on('request', (request: Request) => {
-      const entry = {
-        url: request.url(),
-        at: Date.now(),
-        sw: request.serviceWorker() !== null,
-        gzip: Promise.resolve(0),
-      };
-      // Network bytes only: not a service worker's answer, not an HTTP-cache hit (a negative body size). A
-      // worker's own script fetched over the network reports a body size of 0, so 0 counts: gzip its body.
-      entry.gzip = request
-        .response()
-        .then(async (r) =>
-          r && !r.fromServiceWorker() && (await request.sizes()).responseBodySize >= 0
-            ? gzipSync(await r.body()).length
-            : 0,
-        )
-        .catch(() => 0);
-      fetched.push(entry);
-    });
+    const fetched = recordNetworkBytes(context);
     await page.goto(firstChapterPath);
     const run = await page.evaluate(timeRun, 4);
     const root = pg(page);

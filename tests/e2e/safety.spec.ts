@@ -257,6 +257,13 @@ test.describe("the reader's work is never lost (items 4, 5)", () => {
       .toContain('shared version');
     await other.goto(firstChapterPath);
     await openEditor(pg(other));
+    await expect(pg(other).getByRole('button', { name: 'Back to my edits' })).toBeVisible();
+    await other.goto(firstChapterPath);
+    // A Run first (the saved code runs, the editor opens quietly beside it): the offer is there when it ends.
+    await pg(other).getByRole('button', { name: 'Run' }).click();
+    await expect(pg(other).locator('[data-status]')).toContainText(/Finished|Failed/, {
+      timeout: 60_000,
+    });
     await pg(other).getByRole('button', { name: 'Back to my edits' }).click();
     await expect(pg(other).locator('.monaco-editor')).toContainText('my precious edits');
     await other.close();

@@ -74,6 +74,8 @@ class RanksPlayground extends HTMLElement {
         return w?.run();
       })
       .finally(() => {
+        // The run's status replaced the line: offer edits a share link set aside again, while they are kept.
+        if (this.editorOpened) void this.editorOpened.then((b) => b && this.offerOwnEdits(b));
         runsInFlight--;
         document.documentElement.toggleAttribute('data-ranks-running', runsInFlight > 0);
         lastRunEnded = performance.now();
@@ -119,7 +121,7 @@ class RanksPlayground extends HTMLElement {
   /** Adds a "Back to my edits" button to the status line when a share link put the reader's own edits aside. */
   private offerOwnEdits(bench: Workbench): void {
     const mine = loadEditsBeforeShare(this.playgroundId);
-    if (mine === null) return;
+    if (mine === null || this.querySelector('.pg-restore')) return;
     const back = document.createElement('button');
     back.type = 'button';
     back.className = 'pg-secondary pg-restore';
@@ -142,6 +144,7 @@ class RanksPlayground extends HTMLElement {
       let kept = true;
       if (mine !== null && mine !== code && mine !== this.original)
         kept = keepEditsBeforeShare(this.playgroundId, mine);
+      this.offeredOwnEdits = true; // offered below, with the status this opening sets
       const bench = await this.open(existing ? undefined : code, true);
       if (!bench) return;
       if (existing) bench.setCode(code);
@@ -193,7 +196,6 @@ class RanksPlayground extends HTMLElement {
       if (!bench) return undefined;
       await bench.openEditor();
       if (!quiet) this.setStatus('Edit the code, then press Run (Ctrl+Enter).');
-      if (code === undefined && !quiet) this.offerOwnEdits(bench);
       return bench;
     })().catch((e: unknown) => {
       this.editorOpened = undefined;
@@ -202,8 +204,15 @@ class RanksPlayground extends HTMLElement {
       );
       return undefined;
     });
+    // The editor's first opening offers edits a share link set aside earlier, quiet or not: a quiet one (after a
+    // run, or a Run with saved edits) replaces the listing, so the reader never opens it themselves.
+    if (code === undefined && !this.offeredOwnEdits) {
+      this.offeredOwnEdits = true;
+      void this.editorOpened.then((bench) => bench && this.offerOwnEdits(bench));
+    }
     return this.editorOpened;
   }
+  private offeredOwnEdits = false;
 }
 
 /** Playgrounds on or near the screen; the warm ranks go to the one the reader is near or last used. */

@@ -1,7 +1,7 @@
 // Issue 20, part 1: warm ranks and a Run that does not wait for the editor. ≈ 1–2 min on 2 loaded cores.
 import { test, expect, type Page } from '@playwright/test';
 import { firstChapterPath } from './pages';
-import { firstPlayground as pg, setCode } from './editor';
+import { firstPlayground as pg, openEditor, setCode } from './editor';
 import { recordNetworkBytes } from './helpers/network-bytes';
 
 const MB = 1024 * 1024;
@@ -89,8 +89,7 @@ test.describe('instant Run (issue 20)', () => {
   }) => {
     await page.goto(firstChapterPath);
     const root = pg(page);
-    await root.locator('[data-listing]').click();
-    await expect(root.locator('.monaco-editor')).toBeVisible({ timeout: 30_000 });
+    await openEditor(root);
     await setCode(
       page,
       root,

@@ -86,8 +86,17 @@ export function prepareRanksOn(
   // All at once: the HTTP cache (and the service worker) answer the second to fourth rank's requests
   // for the scripts and WASM the first is fetching (one network fetch each, checked by the cold-Run e2e test),
   // and the ranks parse and initialise together, so a rank's output never lands while its peers still start up.
+  const spawnOrEnd: WorkerPlatform['spawn'] = (rank, onRankCrash) => {
+    try {
+      return platform.spawn(rank, onRankCrash);
+    } catch (e) {
+      // The ranks already spawned would outlive a set that never forms (their pending prepares just drop).
+      for (const w of workers) w.terminate();
+      throw e;
+    }
+  };
   const spawned = Array.from({ length: worldSize }, (_, rank): Promise<RankWorker> => {
-    const worker = platform.spawn(rank, (message) => {
+    const worker = spawnOrEnd(rank, (message) => {
       if (onCrash) return onCrash(rank, message);
       // Warm and unclaimed (a network blip while loading in the background): end the set, so the next Run
       // starts fresh workers instead of inheriting the failure, and `ready` settles.

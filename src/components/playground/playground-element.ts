@@ -56,6 +56,7 @@ class RanksPlayground extends HTMLElement {
   disconnectedCallback(): void {
     nearby?.unobserve(this);
     near.delete(this);
+    if (lastUsed === this) lastUsed = undefined; // no warm ranks for a playground that left the page
   }
 
   /** Clicks on Run while the runtime loads collapse into one run (the workbench then refuses a second). */

@@ -92,3 +92,17 @@ describe('prepareRanksOn: starting a world of ranks', () => {
     expect(f.terminated).toEqual([]);
   });
 });
+
+describe('prepareRanksOn: a worker that cannot be created', () => {
+  it('ends the ranks already spawned and throws the reason', () => {
+    const f = fakePlatform();
+    const spawn = f.platform.spawn;
+    f.platform.spawn = (rank, onCrash) => {
+      if (rank === 2) throw new Error('Worker could not be created');
+      return spawn(rank, onCrash);
+    };
+    expect(() => prepareRanksOn(f.platform, 4, 'cpu')).toThrow('Worker could not be created');
+    expect(f.spawned).toEqual([0, 1]);
+    expect(f.terminated).toEqual([0, 1]);
+  });
+});

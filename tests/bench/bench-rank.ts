@@ -17,7 +17,9 @@ export type Method =
   | 'postMessage'
   | 'tensor-auto'
   | 'tensor-ring'
-  | 'tensor-fresh';
+  | 'tensor-fresh'
+  | 'copy-in'
+  | 'copy-in-out';
 
 /** Timed loops per measurement: more for small payloads, whose loops are short and easily hit by other processes. */
 export const trialsFor = (bytes: number) => (bytes <= 65536 ? 7 : 3);
@@ -69,6 +71,17 @@ export function serveBenchRank(port: RankPort): void {
           { algorithm: 'auto' },
         );
         tf!.tensor(out, [len], 'float32').dispose();
+      };
+    } else if (method === 'copy-in' || method === 'copy-in-out') {
+      // Floors for any path from a tensor in private memory: its data copied into shared memory, the raw
+      // all-reduce, and (copy-in-out) the result copied out to private memory; no tensor made or read.
+      const data = new Float32Array(len).fill(rank + 1);
+      const out = new Float32Array(method === 'copy-in-out' ? len : 0);
+      const region = new Float32Array(c.engine.bytes.buffer, c.engine.regionOffset(rank), len);
+      once = async () => {
+        region.set(data);
+        await c.allReduceInRegion(len, 'float32', { algorithm: 'auto' });
+        if (out.length) out.set(region);
       };
     } else {
       new Float32Array(c.engine.bytes.buffer, c.engine.regionOffset(rank), len).fill(rank + 1);

@@ -71,38 +71,53 @@ function limits(rows: BenchRow[], env: string): string[] {
     `  The raw rows start with the data already in shared memory and run on both cores at once, so busbw can exceed the one-thread memcpy figure.`,
     `- Ranks beyond cores. Latency of a 4 KB auto all-reduce: ${f(us(2, 'auto', 4096), 1)} µs at 2 ranks (waiters spin briefly, each rank has a core), ${f(us(4, 'auto', 4096), 1)} µs at 4 and ${f(us(8, 'auto', 4096), 1)} µs at 8, where every barrier is a futex sleep and wake and a context switch on 2 cores.`,
     `  With \`{async: true}\` the waits go through Atomics.waitAsync and the event loop: ${f(us(2, 'auto-async', 4096), 1)} µs at 2 ranks, the price of not blocking the thread.`,
-    `- Tensors in and out. \`dist.allReduce\` on a 16 MB tensor at 4 ranks takes ${f(us(4, 'tensor-auto', 16 * MB), 0)} µs against ${f(us(4, 'auto', 16 * MB), 0)} µs raw: it copies the tensor's data into shared memory, and the result into a new array for the returned tensor;`,
-    `  one copy into a fresh 16 MB array alone takes ${f(find(rows, env, 1, 'fresh-copy', 16 * MB)?.us, 0)} µs here (first touch of new pages), which is what any tfjs op returning a new 16 MB tensor pays.`,
+    `- Tensors in and out. \`dist.allReduce\` on a 16 MB tensor at 4 ranks takes ${f(us(4, 'tensor-auto', 16 * MB), 0)} µs against ${f(us(4, 'auto', 16 * MB), 0)} µs raw: it copies the tensor's data into shared memory, and the result into a pooled array the returned tensor keeps.`,
+    `  Those two copies alone (\`copy-in-out\`, no tensor) take ${f(us(4, 'copy-in-out', 16 * MB), 0)} µs, the copy in alone ${f(us(4, 'copy-in', 16 * MB), 0)} µs; one copy into a fresh 16 MB array takes ${f(find(rows, env, 1, 'fresh-copy', 16 * MB)?.us, 0)} µs (first touch of new pages).`,
     '',
   ];
 }
 
 /**
  * The reader's path (`dist.allReduce` on a tensor) against the raw all-reduce on data already in shared
- * memory and against postMessage, per size and world; `tensor-fresh` is the path before the result pool
- * (a new array per result). ×raw = tensor time / raw time, ×postMessage = postMessage time / tensor time
- * (above 1: the tensor path wins); busbw/DRAM uses the one-thread memcpy of DRAM_MEMCPY_BYTES.
+ * memory, against the floors of any path from private memory (`copy-in`: the input copied into shared memory
+ * first; `copy-in-out`: and the result copied out), and against postMessage, per size and world.
+ * `tensor-fresh` (the path before the result pool) gets its columns when it was run.
  */
 export function tensorPathSection(rows: BenchRow[], env: string): string[] {
   const dram = find(rows, env, 1, 'memcpy', DRAM_MEMCPY_BYTES)?.busbw;
   const mine = rows.filter((r) => r.environment === env && r.method === 'tensor-auto');
   if (mine.length === 0) return [];
+  const withFresh = rows.some((r) => r.environment === env && r.method === 'tensor-fresh');
+  const losses = mine.filter((t) => {
+    const pm = find(rows, env, t.ranks, 'postMessage', t.bytes);
+    return t.bytes >= 65536 && pm !== undefined && t.us >= pm.us;
+  });
+  const at = (m: string) => find(rows, env, 4, m, 16 << 20)?.us;
+  const over = (m: string) => f((at(m) ?? NaN) / (at('auto') ?? NaN));
   const out = [
-    `### ${env}: tensor path against raw \`auto\` and postMessage`,
+    `### ${env}: tensor path against raw \`auto\`, the copy floors and postMessage`,
     '',
-    `Time µs. "fresh" = \`tensor-fresh\` (a new array per result, the path before the pool), "pooled" = \`tensor-auto\`. ×raw = tensor / raw \`auto\` (target ≤ 1.5 at 16 MB, 4 ranks); ×pM = postMessage / tensor (target > 1 from 64 KB); busbw/DRAM = pooled busbw / one-thread memcpy of ${formatBytes(DRAM_MEMCPY_BYTES)} (${f(dram)} GB/s, larger than the 32 MB L3).`,
+    `- Tensor path not faster than postMessage at ≥ 64 KB: ${losses.length ? losses.map((t) => `${formatBytes(t.bytes)} n=${t.ranks}`).join(', ') : '**none**'} (target: none).`,
+    `- 16 MB, 4 ranks, ×raw: tensor path **${over('tensor-auto')}** (target ≤ 1.5); its floors: one copy in **${over('copy-in')}**, a copy in and one out **${over('copy-in-out')}**.`,
     '',
-    '| ranks | size | auto µs | postMessage µs | fresh µs | pooled µs | ×raw fresh | ×raw pooled | ×pM fresh | ×pM pooled | busbw/DRAM |',
-    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    `Time µs. "pooled" = \`tensor-auto\` (the reader's \`dist.allReduce\`, result in a pooled array)${withFresh ? ', "fresh" = `tensor-fresh` (a new array per result, the path before the pool)' : ''}. "copy-in": a private array copied into the rank's shared region, then the raw all-reduce; "copy-in-out": the result also copied back to a private array — the least any path pays whose input and output live in private memory, as a tfjs tensor's do. ×raw = time / raw \`auto\`; ×pM = postMessage / tensor (above 1: the tensor path wins); busbw/DRAM = pooled busbw / one-thread memcpy of ${formatBytes(DRAM_MEMCPY_BYTES)} (${f(dram)} GB/s, larger than the 32 MB L3).`,
+    '',
+    `| ranks | size | auto µs | copy-in µs | copy-in-out µs | pooled µs | postMessage µs | ×raw copy-in | ×raw copy-in-out | ×raw pooled | ×pM pooled | ${withFresh ? 'fresh µs | ×raw fresh | ×pM fresh | ' : ''}busbw/DRAM |`,
+    `|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|${withFresh ? '---:|---:|---:|' : ''}---:|`,
   ];
   for (const t of mine) {
     const { ranks: n, bytes } = t;
-    const raw = find(rows, env, n, 'auto', bytes);
-    const pm = find(rows, env, n, 'postMessage', bytes);
-    const fresh = find(rows, env, n, 'tensor-fresh', bytes);
+    const row = (m: string) => find(rows, env, n, m, bytes);
+    const [raw, pm, fresh, copyIn, copyInOut] = [
+      'auto',
+      'postMessage',
+      'tensor-fresh',
+      'copy-in',
+      'copy-in-out',
+    ].map(row);
     const ratio = (a?: BenchRow, b?: BenchRow) => f(a && b ? a.us / b.us : undefined);
     out.push(
-      `| ${n} | ${formatBytes(bytes)} | ${f(raw?.us, 1)} | ${f(pm?.us, 1)} | ${f(fresh?.us, 1)} | ${f(t.us, 1)} | ${ratio(fresh, raw)} | ${ratio(t, raw)} | ${ratio(pm, fresh)} | ${ratio(pm, t)} | ${f(dram ? t.busbw / dram : undefined)} |`,
+      `| ${n} | ${formatBytes(bytes)} | ${f(raw?.us, 1)} | ${f(copyIn?.us, 1)} | ${f(copyInOut?.us, 1)} | ${f(t.us, 1)} | ${f(pm?.us, 1)} | ${ratio(copyIn, raw)} | ${ratio(copyInOut, raw)} | ${ratio(t, raw)} | ${ratio(pm, t)} | ${withFresh ? `${f(fresh?.us, 1)} | ${ratio(fresh, raw)} | ${ratio(pm, fresh)} | ` : ''}${f(dram ? t.busbw / dram : undefined)} |`,
     );
   }
   out.push('');

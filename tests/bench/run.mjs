@@ -6,7 +6,8 @@
 // Flags: --quick (fewer sizes, short loops), --node-only, --browser-only, --no-write, --no-ddp, --no-sim; to rerun a few
 // cases: --worlds=4 --sizes=4K,16M --methods=auto,ring (with --no-write: RESULTS.md keeps the full run);
 // --budget=32M: bytes of work per measurement (default 128M). `tensor-fresh` (not in the default list) is
-// dist.allReduce's old path, a new array per result, to compare with `tensor-auto` in one run.
+// dist.allReduce's old path, a new array per result, to compare with `tensor-auto` in one run; `copy-in` and
+// `copy-in-out` are the floors of any path whose tensors live in private memory (see format-results.ts).
 // Run latency on the built site (RANKS_DIST, default dist; with RANKS_DIST_BEFORE a second build side by side):
 // --run-latency-only measures just that, --no-run-latency skips it.
 import { Worker } from 'node:worker_threads';
@@ -49,6 +50,8 @@ const plan = {
     'postMessage',
     'tensor-auto',
     'tensor-ring',
+    'copy-in',
+    'copy-in-out',
   ],
   budgetBytes: option('budget') ? bytesOf(option('budget')[0]) : quick ? 32 * MB : 128 * MB,
 };

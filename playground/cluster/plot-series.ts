@@ -18,7 +18,8 @@ export interface PlotChart {
 }
 
 /**
- * Groups a run's plot points into charts (by name and kind, in first-drawn order) and series (by name).
+ * Groups a run's plot points into charts (by name and kind, in first-drawn order) and series (by name,
+ * ordered by the first rank that drew each).
  * A line's points are sorted by x; a bar drawn twice keeps its last value.
  */
 export function chartsOf(points: readonly PlotPoint[]): PlotChart[] {
@@ -44,6 +45,9 @@ export function chartsOf(points: readonly PlotPoint[]): PlotChart[] {
     } else series.points.push({ x: p.x, y: p.y });
   }
   return [...charts.values()].map(({ bySeries: _, ...chart }) => {
+    // Ranks run concurrently, so arrival order changes from run to run: order (and colour) series by the
+    // rank that first drew them, each rank's in its own drawing order (a stable sort).
+    chart.series.sort((a, b) => a.rank - b.rank);
     const xs = new Set<number | string>();
     for (const s of chart.series) {
       if (chart.kind === 'line') s.points.sort((a, b) => (a.x as number) - (b.x as number));

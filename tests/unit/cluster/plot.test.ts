@@ -67,7 +67,7 @@ describe('plot points in the run record', () => {
 });
 
 describe('charts from plot points', () => {
-  it('groups by chart and series, sorts a line by x, and keeps the last value of a bar drawn twice', () => {
+  it('groups by chart and series (ordered by rank, whatever order the ranks drew in), sorts a line by x, and keeps the last value of a bar drawn twice', () => {
     const charts = chartsOf([
       line(1, 2, 0.25),
       line(0, 1, 0.5),
@@ -78,20 +78,20 @@ describe('charts from plot points', () => {
       { rank: 0, kind: 'bar', chart: 'MiB', series: 'rank 0', x: 'params', y: 2 },
     ]);
     expect(charts.map((c) => [c.title, c.kind, c.series.map((s) => s.name)])).toEqual([
-      ['loss', 'line', ['rank 1', 'rank 0']],
+      ['loss', 'line', ['rank 0', 'rank 1']],
       ['MiB', 'bar', ['rank 0']],
     ]);
     expect(charts[0]!.xs).toEqual([0, 1, 2]);
-    expect(charts[0]!.series[1]!.points).toEqual([
+    expect(charts[0]!.series[0]!.points).toEqual([
       { x: 0, y: 1 },
       { x: 1, y: 0.5 },
     ]);
     expect(chartText(charts[0]!)).toEqual([
       'plot "loss" (line, 2 series, 4 points)',
-      'x\trank 1\trank 0',
-      '0\t1.5\t1',
-      '1\t\t0.5',
-      '2\t0.25\t',
+      'x\trank 0\trank 1',
+      '0\t1\t1.5',
+      '1\t0.5\t',
+      '2\t\t0.25',
     ]);
     expect(chartText(charts[1]!)).toEqual([
       'plot "MiB" (bar, 1 series, 2 points)',

@@ -24,7 +24,9 @@ def main():
         for world in WORLD_SIZES:
             part = os.path.join(tmp, f"ws{world}.json")
             subprocess.run(
-                [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc_per_node", str(world),
+                # localhost:0: torchrun picks a free port (torch 1.13's --standalone always takes 29400).
+                [sys.executable, "-m", "torch.distributed.run", "--rdzv_backend", "c10d",
+                 "--rdzv_endpoint", "localhost:0", "--nnodes", "1", "--nproc_per_node", str(world),
                  "--redirects", "1", "--tee", "1", TWIN, "--distributed", part],
                 check=True, env={**os.environ, "OMP_NUM_THREADS": "1"}, stdout=subprocess.DEVNULL,
             )

@@ -40,9 +40,9 @@ export interface LayoutFacts {
 /** The two mixed-precision layouts in use today, as data: the calculator, chapters and cards read them from here. */
 export const MIXED_PRECISION_LAYOUTS: Record<MixedPrecisionLayout, LayoutFacts> = {
   'half-weights': {
-    label: 'DeepSpeed / Megatron-LM: half-precision weights, fp32 master',
-    short: 'DeepSpeed, Megatron',
-    frameworks: 'DeepSpeed ZeRO, Megatron-LM, the ZeRO paper',
+    label: 'DeepSpeed ZeRO: half-precision weights, fp32 master',
+    short: 'DeepSpeed',
+    frameworks: 'DeepSpeed ZeRO, the ZeRO paper',
     params: 2,
     grads: 2,
     master: 4,
@@ -70,7 +70,15 @@ export const MIXED_PRECISION_LAYOUTS: Record<MixedPrecisionLayout, LayoutFacts> 
 };
 export const LAYOUTS = Object.keys(MIXED_PRECISION_LAYOUTS) as MixedPrecisionLayout[];
 
-/** "DeepSpeed / Megatron-LM (2 + 2 + 12)": a layout with its mixed-precision Adam bytes per parameter. */
+/**
+ * Megatron-LM is neither layout: in bf16 it keeps bf16 weights but accumulates and all-reduces gradients in fp32
+ * by default (megatron/training/arguments.py, the `if args.bf16:` branch: "bfloat16 requires gradient
+ * accumulation and all-reduce to be done in fp32", off only with --grad-reduce-in-bf16), plus the fp32 master
+ * and Adam's moments. Its README's distributed-optimizer table gives the same 18 bytes.
+ */
+export const MEGATRON_BF16_BYTES = { params: 2, grads: 4, optimizer: 12 } as const;
+
+/** "DeepSpeed (2 + 2 + 12)": a layout with its mixed-precision Adam bytes per parameter. */
 export function layoutOptionLabel(layout: MixedPrecisionLayout): string {
   const b = bytesPerParam('bf16-mixed', 'adam', 'paper', layout);
   return `${MIXED_PRECISION_LAYOUTS[layout].short} (${b.params} + ${b.grads} + ${b.optimizer})`;

@@ -7,6 +7,7 @@ import {
   zeroPerGpuBreakdown,
   zeroPerGpuBytes,
   LAYOUTS,
+  MEGATRON_BF16_BYTES,
   MIXED_PRECISION_LAYOUTS,
   STRATEGIES,
 } from '../../../src/lib/figures/zero-memory';
@@ -39,7 +40,16 @@ describe('bytes per parameter', () => {
 });
 
 describe('the two mixed-precision layouts', () => {
-  it('DeepSpeed / Megatron-LM: half-precision weights and gradients plus an fp32 master in the optimizer, 2 + 2 + 12', () => {
+  it('Megatron-LM in bf16 keeps fp32 gradients (arguments.py forces fp32 accumulation): 2 + 4 + 12 = 18 bytes, more than either layout', () => {
+    expect(
+      MEGATRON_BF16_BYTES.params + MEGATRON_BF16_BYTES.grads + MEGATRON_BF16_BYTES.optimizer,
+    ).toBe(18);
+    for (const layout of LAYOUTS) {
+      const b = bytesPerParam('bf16-mixed', 'adam', 'paper', layout);
+      expect(b.params + b.grads + b.optimizer).toBe(16);
+    }
+  });
+  it('DeepSpeed ZeRO: half-precision weights and gradients plus an fp32 master in the optimizer, 2 + 2 + 12', () => {
     expect(bytesPerParam('bf16-mixed', 'adam', 'paper', 'half-weights')).toEqual({
       params: 2,
       grads: 2,
@@ -102,7 +112,7 @@ describe('the two mixed-precision layouts', () => {
     expect(MIXED_PRECISION_LAYOUTS['fp32-weights'].frameworks).toMatch(/autocast.*FSDP/);
   });
   it('labels the calculator shows: framework and bytes, and a note that says where the master copy is', () => {
-    expect(layoutOptionLabel('half-weights')).toBe('DeepSpeed, Megatron (2 + 2 + 12)');
+    expect(layoutOptionLabel('half-weights')).toBe('DeepSpeed (2 + 2 + 12)');
     expect(layoutOptionLabel('fp32-weights')).toBe('PyTorch (4 + 4 + 8)');
     expect(
       layoutNote({ precision: 'bf16-mixed', optimizer: 'adam', layout: 'half-weights' }),

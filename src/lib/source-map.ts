@@ -334,6 +334,15 @@ const PRIMARY_SOURCES_1_TO_6: PrimaryCitation[] = [
   },
   {
     claim:
+      'Every process told it is rank 0 (outside torchrun) starts the TCPStore server on MASTER_PORT: all but one per node fail with EADDRINUSE, the survivors time out (reproduced with torch 1.13, gloo, two processes: "The server socket has failed to listen on any local network address … Address already in use", then "Socket Timeout").',
+    chapter: C2,
+    anchor: 'launching-torchrun-and-slurm',
+    source:
+      'pytorch/pytorch torch/distributed/rendezvous.py, _create_c10d_store (start_daemon = rank == 0 unless TORCHELASTIC_USE_AGENT_STORE)',
+    url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/rendezvous.py',
+  },
+  {
+    claim:
       'The 2(n−1)/n·D bound assumes the ranks reduce over point-to-point links; NVLS (NVLink SHARP) all-reduce reports a bus bandwidth above the NVLink line rate.',
     chapter: C2,
     anchor: 'algorithm-bandwidth-and-bus-bandwidth',
@@ -403,6 +412,24 @@ const PRIMARY_SOURCES_1_TO_6: PrimaryCitation[] = [
     source:
       'pytorch/pytorch torch/distributed/fsdp/_fully_shard/_fsdp_api.py MixedPrecisionPolicy; torch/distributed/fsdp/api.py MixedPrecision (reduce_dtype); torch/distributed/algorithms/ddp_comm_hooks/default_hooks.py bf16_compress_hook',
     url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/fsdp/_fully_shard/_fsdp_api.py',
+  },
+  {
+    claim:
+      'Megatron-LM in bf16 accumulates and all-reduces gradients in fp32 by default (2 + 4 + 12 = 18 bytes per parameter with Adam), not the 2 + 2 + 12 of DeepSpeed ZeRO; --grad-reduce-in-bf16 turns it off.',
+    chapter: C5,
+    anchor: 'where-the-bytes-go',
+    source:
+      'NVIDIA/Megatron-LM megatron/training/arguments.py, validate_args, the `if args.bf16:` branch ("bfloat16 requires gradient accumulation and all-reduce to be done in fp32"); the README\'s distributed-optimizer table (bf16 param, fp32 grads: 18 bytes)',
+    url: 'https://github.com/NVIDIA/Megatron-LM/blob/main/megatron/training/arguments.py',
+  },
+  {
+    claim:
+      'no_sync must wrap the forward as well as the backward: DDP reads require_backward_grad_sync in forward, so a forward outside the context followed by a backward inside it still all-reduces.',
+    chapter: C4,
+    anchor: 'no_sync-and-gradient-accumulation',
+    source:
+      'pytorch/pytorch torch/nn/parallel/distributed.py, DistributedDataParallel.no_sync docstring ("The forward pass should be included inside the context manager, or else gradients will still be synchronized") and _pre_forward',
+    url: 'https://github.com/pytorch/pytorch/blob/main/torch/nn/parallel/distributed.py',
   },
   {
     claim:
@@ -489,7 +516,7 @@ const PRIMARY_SOURCES_7_TO_9: PrimaryCitation[] = [
   },
   {
     claim:
-      'GPT-3 175B: 96 layers, d_model 12288, 96 heads, context 2048; GPT-3 XL: 24 layers, 2048, 16 heads',
+      'GPT-3 175B: 96 layers, d_model 12288, 96 heads, context 2048; GPT-3 XL: 24 layers, d_model 2048, 24 heads (the row gives d_head 128, and 24 × 128 is not 2048; the book uses a and h)',
     chapter: C7,
     anchor: 'counting-the-bytes-of-one-layer',
     source: 'Brown et al. 2020, "Language Models are Few-Shot Learners", Table 2.1',
@@ -537,7 +564,7 @@ const PRIMARY_SOURCES_7_TO_9: PrimaryCitation[] = [
   },
   {
     claim:
-      'PowerSGD: P and Q all-reduced in turn, error feedback, warm start, start_powerSGD_iter, min_compression_rate 2, rank 1 default',
+      'PowerSGD: P and Q all-reduced in turn, error feedback, warm start, start_powerSGD_iter, min_compression_rate 2, rank 1 default; error feedback keeps a bucket-sized residual (error_dict) and clones the bucket each step (input_tensor_cp), warm start keeps P and Q',
     chapter: C7,
     anchor: 'mixed-precision-in-practice',
     source: `${TORCH}, torch/distributed/algorithms/ddp_comm_hooks/powerSGD_hook.py, PowerSGDState and powerSGD_hook (Vogels et al. 2019)`,
@@ -552,11 +579,12 @@ const PRIMARY_SOURCES_7_TO_9: PrimaryCitation[] = [
     url: 'https://doi.org/10.1109/IEEESTD.2008.4610935',
   },
   {
-    claim: 'Linear scaling rule and gradual warm-up; η = 0.1·kn/256; 8192 images on 256 GPUs',
+    claim:
+      'Linear scaling rule and gradual warm-up; η = 0.1·kn/256; 8192 images on 256 GPUs; at 8k without warm-up the run still trains but ends at 24.84 % top-1 error (baseline 23.60 %, constant warm-up 25.88 %, gradual 23.74 %)',
     chapter: C8,
     anchor: 'the-linear-scaling-rule-and-warm-up',
     source:
-      'Goyal et al. 2017, "Accurate, Large Minibatch SGD: Training ImageNet in 1 Hour", §2.1 (linear scaling), §2.2 (warm-up), §5',
+      'Goyal et al. 2017, "Accurate, Large Minibatch SGD: Training ImageNet in 1 Hour", §2.1 (linear scaling), §2.2 (warm-up), §5.2 (Table 1, Fig. 2)',
     url: 'https://arxiv.org/abs/1706.02677',
   },
   {

@@ -6,6 +6,7 @@ import {
   attentionScoreRatio,
   forwardFlopsPerLayer,
   GPT3_175B,
+  GPT3_XL,
   recomputeOverhead,
   trainingFlopsPerLayer,
   accumulationSteps,
@@ -44,6 +45,17 @@ describe('activation memory (Korthikanti et al. 2022)', () => {
     );
     // one sequence of 2048 tokens: 96 layers × 2048·12288·114 bytes ≈ 275 GB
     expect(activationBytes(gpt3) / 1e9).toBeCloseTo((96 * 2048 * 12288 * 114) / 1e9, 6);
+  });
+  it('GPT-3 XL as in Brown et al. 2020, Table 2.1 (24 layers, d_model 2048, 24 heads): chapter 7 table rows', () => {
+    expect(GPT3_XL).toEqual({ seq: 2048, hidden: 2048, heads: 24, layers: 24 });
+    const xl = { ...GPT3_XL, micro: 1 };
+    // 5as/h = 5 · 24 · s / 2048 at the chapter's sequence lengths
+    expect([1024, 2048, 4096, 8192].map((seq) => attentionScoreRatio({ ...xl, seq }))).toEqual([
+      60, 120, 240, 480,
+    ]);
+    // one 2048-token sequence keeps 24 layers × sbh(34 + 120) bytes ≈ 15.50 GB
+    expect(activationBytes(xl) / 1e9).toBeCloseTo((24 * 2048 * 2048 * (34 + 120)) / 1e9, 9);
+    expect(activationBytes(xl) / 1e9).toBeCloseTo(15.5, 2);
   });
   it('forward FLOPs 24bsh² + 4bs²h; full recomputation costs one extra forward (a third more)', () => {
     const x = { seq: 1024, micro: 1, hidden: 1024, heads: 16 };

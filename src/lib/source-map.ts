@@ -548,6 +548,14 @@ const PRIMARY_SOURCES_7_TO_9: PrimaryCitation[] = [
   },
   {
     claim:
+      "FSDP2's gradients are DTensors; DTensor routes the scaler's non-finite check (aten._amp_foreach_non_finite_check_and_unscale_) to a handler that marks found_inf Partial('max') over the mesh and reduces it, so the plain torch.amp.GradScaler agrees on every rank (test_fully_shard_grad_scaler.py puts an inf on one rank only)",
+    chapter: C7,
+    anchor: 'mixed-precision-in-practice',
+    source: `${TORCH}, torch/distributed/tensor/_dispatch.py, found_inf_reduce_handler and OpDispatcher.__init__; test/distributed/_composable/fsdp/test_fully_shard_grad_scaler.py`,
+    url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/tensor/_dispatch.py',
+  },
+  {
+    claim:
       'MixedPrecisionPolicy: param_dtype for unsharded params, all-gather and compute; reduce_dtype for the gradient reduction; sharded params stay in the original dtype',
     chapter: C7,
     anchor: 'mixed-precision-in-practice',

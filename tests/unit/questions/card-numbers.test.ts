@@ -406,6 +406,8 @@ const QUOTED: Record<string, string[]> = {
     `**${gb(hsdp7b.allReduce)}** per GPU`,
     `the shard is ${gb(14e9 / 8)}`,
     `about ${Math.round((psiOf('zero3') * (127 / 128) * 14e9) / 1e9)} GB per`,
+    // one ring per NIC, each crossing a node boundary once: a NIC carries an eighth of a GPU's FULL_SHARD bytes
+    `≈ ${gb((psiOf('zero3') * (127 / 128) * 14e9) / 8, 1)}`,
   ],
   'sharded-checkpoint-resharding': [`**${reshardReads(1001, 4, 2, 1).length}** files`],
   'elastic-restarts-failures': [
@@ -423,6 +425,8 @@ const QUOTED: Record<string, string[]> = {
     `(${gb(mem7('zero1'))} + 30 GB ≈ ${gb(mem7('zero1') + 30e9, 0)})`,
     `(${gb(mem7('zero1', 'fp32-weights'))} + 30 GB ≈ ${gb(mem7('zero1', 'fp32-weights') + 30e9, 0)})`,
     `(${gb(mem7('zero2', 'fp32-weights'))} + 30 GB = ${gb(mem7('zero2', 'fp32-weights') + 30e9, 0)})`,
+    // without param_dtype=bf16 FSDP gathers the fp32 parameters: the held compute copy costs 4 bytes, not 2
+    `gathered in fp32, without it, ${gb(mem7('zero2', 'fp32-weights') + 7e9 * (4 - 2))}`,
     `${commVolumePsi('zero1', 'zero-redundancy-optimizer')}\\Psi$ with \`ZeroRedundancyOptimizer\``,
   ],
 };

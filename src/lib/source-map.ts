@@ -406,7 +406,7 @@ const PRIMARY_SOURCES_1_TO_6: PrimaryCitation[] = [
   },
   {
     claim:
-      'PyTorch keeps fp32 parameters and gradients under mixed precision (4 + 4 + 8): autocast casts per operation; FSDP keeps fp32 shards and gathers param_dtype copies; FSDP reduces in param_dtype unless reduce_dtype is set; DDP all-reduces fp32 unless a comm hook compresses.',
+      'PyTorch keeps fp32 parameters and gradients under mixed precision (4 + 4 + 8): autocast casts per operation; FSDP keeps fp32 shards and gathers param_dtype copies; FSDP reduces in param_dtype unless reduce_dtype is set (released FSDP1 and FSDP2; recent FSDP2 development builds fall back to the parameter dtype); DDP all-reduces fp32 unless a comm hook compresses.',
     chapter: C5,
     anchor: 'where-the-bytes-go',
     source:

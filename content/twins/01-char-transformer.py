@@ -6,7 +6,7 @@ Adam copies operation for operation): the losses and the final weights agree to 
 plot.line charts are drawn on its page only; this twin prints just its console lines.
 
 Run: torchrun --nproc_per_node=4 01-char-transformer.py   (ranks_twin.py next to this file)
-On CPUs (Gloo) it needs PyTorch 2.6 or newer for its FSDP part, as on GPUs: fully_shard (FSDP2) is public in torch.distributed.fsdp from 2.6, and its default mesh is the CPU one when there is no accelerator (_fsdp_init.py, _init_default_fully_shard_mesh). On older PyTorch (CI has 1.13) it trains DDP and one device only and prints n/a where the FSDP numbers go.
+On CPUs (Gloo) it needs PyTorch 2.6 or newer for its FSDP part, as on GPUs: fully_shard (FSDP2) is public in torch.distributed.fsdp from 2.6, and it gets its mesh from ranks_twin.fsdp_mesh (fully_shard's default mesh follows the accelerator the wheel was built for, not the machine). On older PyTorch (CI has 1.13) it trains DDP and one device only and prints n/a where the FSDP numbers go.
 FSDP2 averages fp32 gradients with a ReduceOp.AVG reduce-scatter (_fsdp_collectives.py, _get_gradient_divide_factors);
 pytorch/pytorch#162338 reports Gloo summing there instead on some versions. Adam hides that scale (m/√v is unchanged
 but for eps), so the FSDP verdict would still hold; SGD would not.
@@ -20,7 +20,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 from torch.nn.parallel import DistributedDataParallel
 
-from ranks_twin import Lcg, exponential, fixed, js_str, random_normal, say, start, finish
+from ranks_twin import Lcg, exponential, fixed, fsdp_gloo_sum, fsdp_mesh, js_str, random_normal, say, start, finish
 
 # By version, not try/except: 1.13's torch.distributed.fsdp (FSDP1) fails to import on Python 3.11 with a ValueError.
 if tuple(int(v) for v in torch.__version__.split("+")[0].split(".")[:2]) >= (2, 6):
@@ -117,12 +117,15 @@ if fully_shard is not None:
     fsdp = CharTransformer().to(device)
     # FSDP2's recipe (fully_shard's docstring: bottom-up, not on the root only): one unit per block, all-gathered
     # just before it computes, its gradients reduce-scattered (averaged) as soon as its backward ends.
+    mesh = fsdp_mesh(device)  # explicit: fully_shard's default follows the wheel's accelerator, not the machine
     for l, block in enumerate(fsdp.blocks):
-        fully_shard(block)
+        fully_shard(block, mesh=mesh)
+        fsdp_gloo_sum(block, device, required=False)  # Gloo's AVG where the PyTorch can avoid it; Adam is scale-free
         fsdp_units.append(f"block {l}")
     # Then the root, whose unit takes what no block claimed (embeddings, head); reshard_after_forward left as None
     # keeps the root's parameters whole from forward to backward, which needs the head first.
-    fully_shard(fsdp)
+    fully_shard(fsdp, mesh=mesh)
+    fsdp_gloo_sum(fsdp, device, required=False)
     fsdp_units.insert(0, "embedding + head (root)")  # forward reaches the root's embedding first
     fsdp_opt = adam(fsdp)  # Adam's state is built on the dim-0 DTensor shards, so it is sharded too
 # The one-device reference runs on rank 0 only (the whole batch, every step); its verdicts are broadcast.

@@ -2,7 +2,7 @@
 nn.SyncBatchNorm all-gathers every rank's statistics and lands on the single-device weights.
 
 Run: torchrun --nproc_per_node=4 03-sync-batchnorm-training.py   (ranks_twin.py next to this file)
-Needs CUDA GPUs: SyncBatchNorm.forward accepts only GPU (or PrivateUse1) tensors, in PyTorch 1.13 and today.
+Needs CUDA GPUs: SyncBatchNorm.forward has no CPU path (1.13 takes CUDA tensors only; current PyTorch CUDA or other accelerator backends, never CPU), and this twin runs NCCL on CUDA.
 """
 import torch
 import torch.distributed as dist

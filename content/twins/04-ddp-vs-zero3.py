@@ -16,7 +16,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 from torch.nn.parallel import DistributedDataParallel
 
-from ranks_twin import fixed, js_str, mlp, random_normal, say, say_clock, start, finish, wall_clock
+from ranks_twin import fixed, fsdp_mesh, js_str, mlp, random_normal, say, say_clock, start, finish, wall_clock
 
 # By version, not try/except: 1.13's torch.distributed.fsdp (FSDP1) fails to import on Python 3.11 with a ValueError.
 if tuple(int(v) for v in torch.__version__.split("+")[0].split(".")[:2]) >= (2, 6):
@@ -37,8 +37,9 @@ def wrap(kind):
     if kind == "DDP":
         return DistributedDataParallel(model)
     units = [m for m in model if isinstance(m, nn.Linear)] + [model]  # bottom-up: each Linear, then the root
+    mesh = fsdp_mesh(device)  # explicit: fully_shard's default follows the wheel's accelerator, not the machine
     for unit in units:
-        fully_shard(unit)  # its parameters become dim-0 DTensor shards: ZeRO-3
+        fully_shard(unit, mesh=mesh)  # its parameters become dim-0 DTensor shards: ZeRO-3
         if device.type == "cpu":
             unit.set_force_sum_reduction_for_comms(True)  # per unit (not recursive): Gloo sums, FSDP2 divides
     return model

@@ -11,7 +11,7 @@ This twin measures the machine it runs on: wall time with time.perf_counter() af
 torch.profiler shows what the prefetch hides.
 
 Run: torchrun --nproc_per_node=4 06-fsdp-prefetch.py   (ranks_twin.py next to this file)
-On CPUs (Gloo) it needs PyTorch 2.6 or newer, as on GPUs: fully_shard (FSDP2) is public in torch.distributed.fsdp from 2.6, and its default mesh is the CPU one when there is no accelerator (_fsdp_init.py, _init_default_fully_shard_mesh). PyTorch 1.13 has no FSDP2, so CI checks this twin's names only.
+On CPUs (Gloo) it needs PyTorch 2.6 or newer, as on GPUs: fully_shard (FSDP2) is public in torch.distributed.fsdp from 2.6. It gets its mesh from ranks_twin.fsdp_mesh (fully_shard's default mesh follows the accelerator the wheel was built for, not the machine), and on Gloo an FSDPModule with set_force_sum_reduction_for_comms (ranks_twin.fsdp_gloo_sum). PyTorch 1.13 has no FSDP2, so CI checks this twin's names only.
 """
 import torch
 import torch.distributed as dist
@@ -19,7 +19,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 from torch.distributed.fsdp import fully_shard
 
-from ranks_twin import Lcg, fixed, js_str, mlp, say, start, finish, wall_clock
+from ranks_twin import Lcg, fixed, fsdp_gloo_sum, fsdp_mesh, js_str, mlp, say, start, finish, wall_clock
 
 rank, world, device = start()
 widths, rows, steps, lr = [64, 64, 64, 64, 64, 64, 64], 16, 2, 0.05
@@ -34,9 +34,12 @@ def run(prefetch):
     """Trains `steps` steps; returns the mean step time and the full weights."""
     model = mlp(widths, 7, device)  # the playground's mlp(widths, { seed: 7 })
     linears = [m for m in model if isinstance(m, nn.Linear)]
+    mesh = fsdp_mesh(device)
     for layer in linears:
-        fully_shard(layer)  # one unit per layer: its parameters become dim-0 DTensor shards
-    fully_shard(model)  # the root unit (no parameters of its own)
+        fully_shard(layer, mesh=mesh)  # one unit per layer: its parameters become dim-0 DTensor shards
+        fsdp_gloo_sum(layer, device)
+    fully_shard(model, mesh=mesh)  # the root unit (no parameters of its own)
+    fsdp_gloo_sum(model, device)
     for i, layer in enumerate(linears):
         ahead = [linears[i + 1]] if prefetch and i + 1 < len(linears) else []
         behind = [linears[i - 1]] if prefetch and i > 0 else []

@@ -6,7 +6,7 @@ where the reduce-scatters went out, and how many units were unsharded at once. T
 GPUs the collectives then run on their own streams.
 
 Run: torchrun --nproc_per_node=4 06-fsdp-units.py   (ranks_twin.py next to this file)
-On CPUs (Gloo) it needs PyTorch 2.6 or newer, as on GPUs: fully_shard (FSDP2) is public in torch.distributed.fsdp from 2.6, and its default mesh is the CPU one when there is no accelerator (_fsdp_init.py, _init_default_fully_shard_mesh). PyTorch 1.13 has no FSDP2, so CI checks this twin's names only.
+On CPUs (Gloo) it needs PyTorch 2.6 or newer, as on GPUs: fully_shard (FSDP2) is public in torch.distributed.fsdp from 2.6. It gets its mesh from ranks_twin.fsdp_mesh (fully_shard's default mesh follows the accelerator the wheel was built for, not the machine), and on Gloo an FSDPModule with set_force_sum_reduction_for_comms (ranks_twin.fsdp_gloo_sum). PyTorch 1.13 has no FSDP2, so CI checks this twin's names only.
 """
 import re
 
@@ -16,7 +16,7 @@ import torch.nn.functional as F
 from torch.distributed.fsdp import fully_shard
 from torch.profiler import profile
 
-from ranks_twin import Lcg, fixed, js_str, mlp, say, start, finish
+from ranks_twin import Lcg, fixed, fsdp_gloo_sum, fsdp_mesh, js_str, mlp, say, start, finish
 
 rank, world, device = start()
 widths, lr = [64, 64, 64, 64, 64, 64, 64], 0.05
@@ -29,9 +29,12 @@ xs, ys = x[rows], y[rows]
 
 model = mlp(widths, 7, device)  # the playground's mlp(widths, { seed: 7 })
 linears = [(name, m) for name, m in model.named_children() if isinstance(m, nn.Linear)]
+mesh = fsdp_mesh(device)
 for _, layer in linears:
-    fully_shard(layer, reshard_after_forward=True)  # one unit per layer: its parameters become dim-0 DTensor shards
-fully_shard(model, reshard_after_forward=True)  # the root unit (no parameters of its own)
+    fully_shard(layer, mesh=mesh, reshard_after_forward=True)  # one unit per layer: its parameters become dim-0 DTensor shards
+    fsdp_gloo_sum(layer, device)
+fully_shard(model, mesh=mesh, reshard_after_forward=True)  # the root unit (no parameters of its own)
+fsdp_gloo_sum(model, device)
 # Prefetch one unit ahead: in forward the next unit's all-gather goes out as this one starts; backward prefetches
 # the unit before (FSDP2 does that one by default too).
 for i, (_, layer) in enumerate(linears):

@@ -57,6 +57,33 @@ def require_cuda(feature, source):
         raise SystemExit(f"{feature} needs CUDA GPUs: PyTorch has no CPU path for it ({source}). Run this twin on a GPU machine.")
 
 
+def fsdp_mesh(device):
+    """FSDP2's mesh: every rank, on this run's device type. Given to fully_shard explicitly because its default
+    (_fsdp_init.py, _init_default_mesh) takes torch._C._get_accelerator(), the accelerator the wheel was built for:
+    a CUDA build on a machine without a GPU would get a CUDA mesh and fail. Imported here, not at the top: PyTorch
+    1.13 (CI) has no torch.distributed.device_mesh, and only FSDP2 code (2.6 or newer) calls this."""
+    from torch.distributed.device_mesh import init_device_mesh
+
+    return init_device_mesh(device.type, (dist.get_world_size(),))
+
+
+def fsdp_gloo_sum(unit, device, required=True):
+    """On Gloo, has one fully_shard unit reduce-scatter with SUM and divide itself: FSDP2 averages fp32 gradients
+    with ReduceOp.AVG (_fsdp_collectives.py, _get_gradient_divide_factors), which Gloo gets wrong on some versions
+    (pytorch/pytorch#162338). Per unit: set_force_sum_reduction_for_comms is not recursive (pytorch/pytorch#155915).
+    Without the method a twin stops, unless it does not `required` it (Adam ignores a uniform gradient scale)."""
+    if device.type != "cpu":
+        return
+    if not hasattr(unit, "set_force_sum_reduction_for_comms"):
+        if not required:
+            return
+        raise SystemExit(
+            "On Gloo this twin needs an FSDPModule with set_force_sum_reduction_for_comms (pytorch/pytorch#155915): "
+            f"this PyTorch {torch.__version__} would average gradients with Gloo's ReduceOp.AVG (pytorch/pytorch#162338)."
+        )
+    unit.set_force_sum_reduction_for_comms(True)
+
+
 def wall_clock(device):
     """Seconds on this machine's clock, after the device's queued kernels finish (a GPU runs them asynchronously)."""
     if device.type == "cuda":

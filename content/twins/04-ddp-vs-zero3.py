@@ -16,7 +16,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 from torch.nn.parallel import DistributedDataParallel
 
-from ranks_twin import fixed, fsdp_mesh, js_str, mlp, random_normal, say, say_clock, start, finish, wall_clock
+from ranks_twin import fixed, fsdp_gloo_sum, fsdp_mesh, js_str, mlp, random_normal, say, say_clock, start, finish, wall_clock
 
 # By version, not try/except: 1.13's torch.distributed.fsdp (FSDP1) fails to import on Python 3.11 with a ValueError.
 if tuple(int(v) for v in torch.__version__.split("+")[0].split(".")[:2]) >= (2, 6):
@@ -40,8 +40,7 @@ def wrap(kind):
     mesh = fsdp_mesh(device)  # explicit: fully_shard's default follows the wheel's accelerator, not the machine
     for unit in units:
         fully_shard(unit, mesh=mesh)  # its parameters become dim-0 DTensor shards: ZeRO-3
-        if device.type == "cpu":
-            unit.set_force_sum_reduction_for_comms(True)  # per unit (not recursive): Gloo sums, FSDP2 divides
+        fsdp_gloo_sum(unit, device)  # per unit (not recursive): Gloo sums, FSDP2 divides
     return model
 
 

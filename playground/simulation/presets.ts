@@ -132,7 +132,7 @@ export const GPUS = {
     },
     hbmBytes: {
       value: 180 * GB,
-      source: `${DATASHEET.basePod} (DGX B200: "1.4TB of GPU memory space" over 8 GPUs, 180 GB each)`,
+      source: `${DATASHEET.basePod} (DGX B200: "1.4TB of GPU memory space", the rounded 1,440 GB of the DGX B200 datasheet, over 8 GPUs: 180 GB each)`,
     },
   },
   rtx4090: {
@@ -335,7 +335,7 @@ export const CLUSTER_PRESETS = [
     },
     defaultNodes: 2,
     limitations:
-      'Network latencies are NCCL’s InfiniBand constants; TCP sockets over Ethernet add more per step, so small messages across nodes are optimistic.',
+      'Network latencies are NCCL’s generic network-hop constants (hwLatencies[NET] in tuning.cc, the same for InfiniBand and TCP sockets); real socket steps cost more, so small messages across nodes are optimistic.',
   },
 ] as const satisfies readonly ClusterPreset[];
 

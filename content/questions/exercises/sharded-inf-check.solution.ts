@@ -1,4 +1,5 @@
-// Check the local shard, then all-reduce the flag with max, as ShardedGradScaler.unscale_ all-reduces found_inf.
+// Check the local shard, then all-reduce the flag (max here; ShardedGradScaler.unscale_ all-reduces found_inf with the
+// default SUM, so any nonzero result means some rank overflowed).
 import * as tf from '@tensorflow/tfjs';
 import { dist } from 'ranks';
 

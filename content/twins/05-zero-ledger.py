@@ -1,6 +1,6 @@
 """PyTorch twin of 05-zero-ledger.ts: DDP and ZeRO-1/2/3 by hand on one flat parameter vector, with Adam. Each rank
 keeps a ledger of the bytes it holds between steps and counts the bytes it sends.
-ZeRO-1 twice: with reduce-scatter + all-gather (the ZeRO paper, FSDP's SHARD_GRAD_OP), and as PyTorch's
+ZeRO-1 twice: with reduce-scatter + all-gather (as the ZeRO paper describes it), and as PyTorch's
 ZeroRedundancyOptimizer does it
 (torch/distributed/optim/zero_redundancy_optimizer.py: DDP's all-reduce, then _sync_params broadcasts each rank's
 updated parameters from that rank). The real ZeroRedundancyOptimizer partitions whole parameters among ranks, so on

@@ -325,6 +325,33 @@ export interface PrimaryCitation {
 const PRIMARY_SOURCES_1_TO_6: PrimaryCitation[] = [
   {
     claim:
+      "DDP launches bucket all-reduces strictly in bucket-index order (a ready bucket waits for earlier ones), and at the end of backward waits for all of them and writes the averages into .grad; an unused parameter stalls its bucket and every later one until the next forward fails with 'Expected to have finished reduction in the prior iteration'; find_unused_parameters adds a graph traversal in forward and an all-reduce of the used-parameter bitmap.",
+    chapter: C4,
+    anchor: 'overlapping-communication-with-the-backward-pass',
+    source:
+      'pytorch/pytorch torch/csrc/distributed/c10d/reducer.cpp (Reducer::mark_bucket_ready: "Buckets are reduced in sequence"; finalize_backward via queue_callback; ensure_prior_reduction_finished; all_reduce_local_used_map); docs/source/notes/ddp.rst (Backward Pass)',
+    url: 'https://github.com/pytorch/pytorch/blob/main/torch/csrc/distributed/c10d/reducer.cpp',
+  },
+  {
+    claim:
+      "Under torch.autocast each fp32 leaf weight is cast to bf16 for its matmul and autograd saves the cast for backward: PyTorch's DDP and ZeRO-1 hold a bf16 copy of the whole model (2Ψ) from forward into backward; DDP's bucket buffers add the size of the gradients unless gradient_as_bucket_view=True.",
+    chapter: C5,
+    anchor: 'where-the-bytes-go',
+    source:
+      'pytorch/pytorch aten/src/ATen/autocast_mode.cpp (cached_cast); torch/nn/parallel/distributed.py (gradient_as_bucket_view docstring: the saved memory equals the total gradients size)',
+    url: 'https://github.com/pytorch/pytorch/blob/main/aten/src/ATen/autocast_mode.cpp',
+  },
+  {
+    claim:
+      'FSDP CPU offload keeps parameter and gradient shards in host memory and runs the optimizer on the CPU (FSDP2 CPUOffloadPolicy pins host memory by default); ZeRO-Offload moves optimizer state, gradients and the Adam step to the CPU and keeps the half-precision parameters on the GPU; parameter offload is ZeRO-3 offload_param.',
+    chapter: C6,
+    anchor: 'cpu-offload-in-principle',
+    source:
+      'pytorch/pytorch torch/distributed/fsdp/api.py (CPUOffload docstring: "this offloads gradients to CPU as well, meaning that the optimizer step runs on CPU"), torch/distributed/fsdp/_fully_shard/_fsdp_api.py (CPUOffloadPolicy); microsoft/DeepSpeed docs/code-docs/source/zero3.rst, deepspeed/runtime/zero/offload_config.py',
+    url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/fsdp/api.py',
+  },
+  {
+    claim:
       'env:// raises at once when RANK (or WORLD_SIZE, MASTER_ADDR, MASTER_PORT) is unset: "environment variable RANK expected, but not set".',
     chapter: C2,
     anchor: 'launching-torchrun-and-slurm',
@@ -483,6 +510,14 @@ const KORTHIKANTI =
 const TORCH = 'pytorch/pytorch';
 
 const PRIMARY_SOURCES_7_TO_9: PrimaryCitation[] = [
+  {
+    claim:
+      'post_localSGD_hook: after start_localSGD_iter gradients are still all-reduced every step within a subgroup (the intra-node group by default), and PeriodicModelAverager averages parameters globally every period steps.',
+    chapter: C9,
+    anchor: 'low-communication-data-parallelism',
+    source: `${TORCH}, torch/distributed/algorithms/ddp_comm_hooks/post_localSGD_hook.py (PostLocalSGDState docstring); torch/distributed/algorithms/model_averaging/averagers.py (PeriodicModelAverager)`,
+    url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/algorithms/ddp_comm_hooks/post_localSGD_hook.py',
+  },
   {
     claim:
       "The transformer demo's FSDP run shards as PyTorch's recipe does: fully_shard per block, then the root (embeddings and head), the root kept unsharded from forward to backward by default.",

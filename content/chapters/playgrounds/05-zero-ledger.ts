@@ -1,6 +1,6 @@
 // DDP and ZeRO-1/2/3 by hand on one flat parameter vector, with Adam. Each rank keeps a ledger
 // of the bytes it holds between steps and reads the runtime's counters of the bytes it sent.
-// ZeRO-1 twice: with reduce-scatter + all-gather (the ZeRO paper, FSDP's SHARD_GRAD_OP), and as PyTorch's ZeroRedundancyOptimizer
+// ZeRO-1 twice: with reduce-scatter + all-gather (as the ZeRO paper describes it), and as PyTorch's ZeroRedundancyOptimizer
 // (DDP's all-reduce, then every rank broadcasts the shard it updated).
 import * as tf from '@tensorflow/tfjs';
 import { dist, commBytes, commBytesSince, totalBytes } from 'ranks';

@@ -27,9 +27,11 @@ export function layoutNote(choice: {
     return `${MIXED_PRECISION_LAYOUTS['half-weights'].frameworks}: half-precision weights and gradients, the optimizer state includes an fp32 master copy (${split}, K = ${b.optimizer}).`;
   const note = `${MIXED_PRECISION_LAYOUTS['fp32-weights'].frameworks}: fp32 weights and gradients, low precision only in compute, no master copy (${split}).`;
   const copy = MIXED_PRECISION_LAYOUTS['fp32-weights'].computeCopy;
-  return choice.strategy === 'zero2'
-    ? `${note} Its ZeRO-2 is FSDP SHARD_GRAD_OP: fp32 shards plus a ${copy}-byte copy of the whole model held from forward to backward.`
-    : note;
+  if (choice.strategy === 'zero2')
+    return `${note} Its ZeRO-2 is FSDP SHARD_GRAD_OP: fp32 shards plus a ${copy}-byte copy of the whole model held from forward to backward.`;
+  if (choice.strategy === 'ddp' || choice.strategy === 'zero1')
+    return `${note} Its DDP and ZeRO-1 run under autocast, which saves each weight's ${copy}-byte bf16 cast for backward: a copy of the whole model from forward to backward (DDP's bucket buffers, as large as the gradients, come on top unless gradient_as_bucket_view=True).`;
+  return note;
 }
 
 /** How the calculator names each recomputation mode (Korthikanti et al. 2022, §5). */

@@ -151,9 +151,13 @@ export function stageOf(strategy: Strategy): 0 | 1 | 2 | 3 {
 }
 
 /**
- * Bytes per parameter of a whole-model low-precision compute copy a configuration holds at its peak:
- * FSDP SHARD_GRAD_OP keeps the bf16 unsharded parameters from forward to backward. On one GPU FSDP
- * falls back to NO_SHARD, so there is no copy.
+ * Bytes per parameter of a whole-model low-precision compute copy a configuration holds at its peak, from the end
+ * of forward into backward, in the fp32-weights layout. DDP and ZeRO-1 (DDP + ZeroRedundancyOptimizer) run under
+ * torch.autocast, which casts each fp32 weight to bf16 for its matmul (aten/src/ATen/autocast_mode.cpp,
+ * cached_cast), and autograd saves that copy for backward. FSDP SHARD_GRAD_OP keeps its bf16 unsharded parameters
+ * from forward to backward. FULL_SHARD frees each unit's copy after its forward, except on one GPU, where FSDP falls
+ * back to NO_SHARD and every stage holds what DDP holds. The half-weights layout computes on its stored bf16
+ * weights: no copy.
  */
 function computeCopyBytes(
   stage: number,
@@ -162,9 +166,8 @@ function computeCopyBytes(
   gpus: number,
 ): number {
   const l = MIXED_PRECISION_LAYOUTS[layout];
-  return stage === 2 && precision === 'bf16-mixed' && l.zero2 === 'fsdp-shard-grad-op' && gpus > 1
-    ? l.computeCopy
-    : 0;
+  if (precision !== 'bf16-mixed' || l.zero2 !== 'fsdp-shard-grad-op') return 0;
+  return stage === 3 && gpus > 1 ? 0 : l.computeCopy;
 }
 
 /** Which model states a stage splits across the data-parallel ranks (ZeRO paper, section 5). */
@@ -198,7 +201,7 @@ export function zeroPerGpuBreakdown(input: MemoryInput): MemoryBreakdown {
     throw new RangeError(`gpus must be an integer ≥ 1, got ${gpus}`);
   const { stage, b, copy } = resolveLayout(input, gpus);
   // SHARD_GRAD_OP stores parameters as shards; its whole-model copy is the compute dtype's.
-  const s = { ...shardedStates(stage), ...(copy > 0 ? { params: true } : {}) };
+  const s = { ...shardedStates(stage), ...(copy > 0 && stage === 2 ? { params: true } : {}) };
   const part = (bytes: number, sharded: boolean) => (params * bytes) / (sharded ? gpus : 1);
   const out = {
     params: params * copy + part(b.params, s.params),
@@ -221,7 +224,7 @@ export function memoryFormula(input: Omit<MemoryInput, 'params' | 'gpus'>): stri
     copy > 0
       ? [
           [copy, false],
-          [b.params, true],
+          [b.params, stage === 2 || s.params],
           [b.grads, s.grads],
           [b.optimizer, s.optimizer],
         ]

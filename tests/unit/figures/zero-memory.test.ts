@@ -69,14 +69,16 @@ describe('the two mixed-precision layouts', () => {
       optimizer: 8,
     });
   });
-  it('both keep 16 bytes per parameter replicated, so DDP and ZeRO-3 cost the same; ZeRO-1 and -2 do not', () => {
+  it("both keep 16 bytes of model states per parameter; PyTorch's DDP and ZeRO-1 also hold autocast's bf16 weight copies, so only ZeRO-3 costs the same", () => {
     const at = (
       strategy: 'ddp' | 'zero1' | 'zero2' | 'zero3',
       layout: 'half-weights' | 'fp32-weights',
     ) => zeroPerGpuBytes({ params: 7e9, gpus: 8, strategy, layout }) / GB;
-    expect(LAYOUTS.map((l) => at('ddp', l))).toEqual([112, 112]);
+    // Under torch.autocast each fp32 weight is cast to bf16 for its matmul and autograd saves that copy for
+    // backward: 2Ψ on top of DDP's and ZeRO-1's fp32 states (112 + 14, 63 + 14 GB).
+    expect(LAYOUTS.map((l) => at('ddp', l))).toEqual([112, 126]);
     expect(LAYOUTS.map((l) => at('zero3', l))).toEqual([14, 14]);
-    expect(LAYOUTS.map((l) => at('zero1', l))).toEqual([38.5, 63]);
+    expect(LAYOUTS.map((l) => at('zero1', l))).toEqual([38.5, 77]);
     // PyTorch's ZeRO-2 is FSDP SHARD_GRAD_OP: fp32 shards (16Ψ/N) plus the bf16 copy of the whole model
     // held from forward to backward (2Ψ): 14 + 14 GB at its peak.
     expect(LAYOUTS.map((l) => at('zero2', l))).toEqual([26.25, 28]);
@@ -195,6 +197,9 @@ describe('formula shown by the memory calculator', () => {
     expect(memoryFormula({ strategy: 'zero3', precision: 'fp32', optimizer: 'sgd' })).toBe(
       '4Ψ/N + 4Ψ/N',
     );
-    expect(memoryFormula({ strategy: 'zero1', layout: 'fp32-weights' })).toBe('4Ψ + 4Ψ + 8Ψ/N');
+    expect(memoryFormula({ strategy: 'zero1', layout: 'fp32-weights' })).toBe(
+      '2Ψ + 4Ψ + 4Ψ + 8Ψ/N',
+    );
+    expect(memoryFormula({ strategy: 'zero3', layout: 'fp32-weights' })).toBe('4Ψ/N + 4Ψ/N + 8Ψ/N');
   });
 });

@@ -165,9 +165,8 @@ function computeCopyBytes(
   layout: MixedPrecisionLayout,
   gpus: number,
 ): number {
-  const l = MIXED_PRECISION_LAYOUTS[layout];
-  if (precision !== 'bf16-mixed' || l.zero2 !== 'fsdp-shard-grad-op') return 0;
-  return stage === 3 && gpus > 1 ? 0 : l.computeCopy;
+  if (precision !== 'bf16-mixed' || (stage === 3 && gpus > 1)) return 0;
+  return MIXED_PRECISION_LAYOUTS[layout].computeCopy;
 }
 
 /** Which model states a stage splits across the data-parallel ranks (ZeRO paper, section 5). */
@@ -179,7 +178,10 @@ export function shardedStates(stage: 0 | 1 | 2 | 3): {
   return { optimizer: stage >= 1, grads: stage >= 2, params: stage >= 3 };
 }
 
-/** A memory input with its defaults filled in: the stage, bytes per parameter, and any whole-model compute copy. */
+/**
+ * A memory input with its defaults filled in: the stage, bytes per parameter, any whole-model compute copy, and
+ * which stored states are sharded (SHARD_GRAD_OP stores its parameters as shards beside its whole-model copy).
+ */
 function resolveLayout(input: Omit<MemoryInput, 'params' | 'gpus'>, gpus: number) {
   const stage = input.stage ?? stageOf(input.strategy ?? 'ddp');
   const precision = input.precision ?? 'bf16-mixed';
@@ -190,7 +192,8 @@ function resolveLayout(input: Omit<MemoryInput, 'params' | 'gpus'>, gpus: number
     input.layout,
   );
   const copy = computeCopyBytes(stage, precision, input.layout ?? 'half-weights', gpus);
-  return { stage, b, copy };
+  const sharded = { ...shardedStates(stage), ...(copy > 0 && stage === 2 ? { params: true } : {}) };
+  return { b, copy, sharded };
 }
 
 export function zeroPerGpuBreakdown(input: MemoryInput): MemoryBreakdown {
@@ -199,9 +202,7 @@ export function zeroPerGpuBreakdown(input: MemoryInput): MemoryBreakdown {
     throw new RangeError(`params must be a finite number ≥ 0, got ${params}`);
   if (!Number.isInteger(gpus) || gpus < 1)
     throw new RangeError(`gpus must be an integer ≥ 1, got ${gpus}`);
-  const { stage, b, copy } = resolveLayout(input, gpus);
-  // SHARD_GRAD_OP stores parameters as shards; its whole-model copy is the compute dtype's.
-  const s = { ...shardedStates(stage), ...(copy > 0 && stage === 2 ? { params: true } : {}) };
+  const { b, copy, sharded: s } = resolveLayout(input, gpus);
   const part = (bytes: number, sharded: boolean) => (params * bytes) / (sharded ? gpus : 1);
   const out = {
     params: params * copy + part(b.params, s.params),
@@ -218,21 +219,13 @@ export function zeroPerGpuBytes(input: MemoryInput): number {
 /** The per-GPU formula in the paper's notation, e.g. "2Ψ + 2Ψ/N + 12Ψ/N" for ZeRO-2 mixed Adam. */
 export function memoryFormula(input: Omit<MemoryInput, 'params' | 'gpus'>): string {
   // The formula is for N > 1, where FSDP SHARD_GRAD_OP holds its whole-model compute copy.
-  const { stage, b, copy } = resolveLayout(input, 2);
-  const s = shardedStates(stage);
-  const terms: [number, boolean][] =
-    copy > 0
-      ? [
-          [copy, false],
-          [b.params, stage === 2 || s.params],
-          [b.grads, s.grads],
-          [b.optimizer, s.optimizer],
-        ]
-      : [
-          [b.params, s.params],
-          [b.grads, s.grads],
-          [b.optimizer, s.optimizer],
-        ];
+  const { b, copy, sharded: s } = resolveLayout(input, 2);
+  const terms: [number, boolean][] = [
+    [copy, false],
+    [b.params, s.params],
+    [b.grads, s.grads],
+    [b.optimizer, s.optimizer],
+  ];
   return terms
     .filter(([bytes]) => bytes > 0)
     .map(([bytes, sharded]) => `${bytes}Ψ${sharded ? '/N' : ''}`)

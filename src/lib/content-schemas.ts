@@ -26,6 +26,8 @@ const quantitySchema = z.object({
   /** Relative tolerance, e.g. 0.02 for 2 %. */
   tolerance: z.number().positive().max(0.5).default(0.02),
   explanation: z.string(),
+  /** Common wrong answers (in `unit`) and the misconception behind each, named before generic hints. */
+  mistakes: z.array(z.object({ value: z.number(), why: z.string().min(10) })).default([]),
 });
 
 const choiceSchema = z.object({

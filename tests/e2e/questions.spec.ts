@@ -15,13 +15,14 @@ test.describe('interview questions', () => {
     await ex.getByRole('textbox').fill('14 ms');
     await ex.getByRole('button', { name: 'Check' }).click();
     await expect(ex.locator('[data-feedback]')).toContainText('a time');
-    await ex.getByRole('textbox').fill('112 Gb');
+    await ex.getByRole('textbox').fill('14 Gbit');
     await ex.getByRole('textbox').press('Enter');
-    await expect(ex.locator('[data-feedback]')).toContainText('factor of 8');
+    await expect(ex.locator('[data-feedback]')).toContainText('A byte is 8 bits');
+    // A listed mistake is named before any generic hint.
     await ex.getByRole('textbox').fill('28 GB');
     await ex.getByRole('button', { name: 'Check' }).click();
-    await expect(ex.locator('[data-feedback]')).toContainText('factor of 2');
-    await ex.getByRole('textbox').fill('1.4e10 bytes');
+    await expect(ex.locator('[data-feedback]')).toContainText('4 bytes per value (fp32)');
+    await ex.getByRole('textbox').fill('7e9 * 2 B');
     await ex.getByRole('button', { name: 'Check' }).click();
     await expect(ex.locator('[data-feedback]')).toHaveText('Correct.');
     await expect(ex.locator('[data-explanation]')).toBeVisible();
@@ -29,7 +30,7 @@ test.describe('interview questions', () => {
     await expect(page.locator('[data-status-badge]')).toHaveText('attempted');
   });
 
-  test('multiple choice explains every option, and solving all exercises marks the card solved @pages', async ({
+  test('multiple choice explains the chosen option, every option once solved, and solving all exercises marks the card solved @pages', async ({
     page,
   }) => {
     await page.goto('/questions/gradient-bytes-per-step/');
@@ -38,20 +39,19 @@ test.describe('interview questions', () => {
     const mc = page.locator('[data-exercise="choice"]');
     await mc.getByRole('button', { name: 'Check' }).click();
     await expect(mc.locator('[data-feedback]')).toContainText('Choose an option first');
-    await mc.getByLabel('The bytes each rank sends').check();
+    await mc.getByLabel('The number of communication steps').check();
     await mc.getByRole('button', { name: 'Check' }).click();
     await expect(mc.locator('[data-feedback]')).toContainText('Not quite');
-    await expect(mc.locator('[data-option-explanation]').first()).toBeVisible();
-    await expect(mc.locator('[data-option-explanation]')).toHaveCount(4);
-    await mc.getByLabel('The bytes each rank sends').uncheck();
+    await expect(mc.locator('[data-option-explanation]:visible')).toHaveCount(1);
     for (const label of [
-      'The number of communication steps',
+      'The bytes each rank sends',
       'The latency term of the α–β cost model',
       'The total bytes moved by all ranks together',
     ])
       await mc.getByLabel(label).check();
     await mc.getByRole('button', { name: 'Check' }).click();
     await expect(mc.locator('[data-feedback]')).toContainText('Correct');
+    await expect(mc.locator('[data-option-explanation]:visible')).toHaveCount(4);
     await expect(page.locator('[data-status-badge]')).toHaveText('solved');
     // Progress survives a reload and shows on the index and at the chapter's end.
     await page.reload();

@@ -257,10 +257,13 @@ export function gradeQuantity(
     return { status: 'correct', message: 'Correct.' };
 
   const mistakeBase = (m: Mistake) => expectedQuantity(m.value, unit).base;
+  // A wrong answer is matched a little more loosely than a right one (at least 2 %): readers who
+  // made the mistake rounded along the way.
+  const slack = Math.max(tolerance, 0.02);
   const i = mistakes.findIndex(
     (m) =>
-      near(got.base, mistakeBase(m), tolerance) ||
-      (unit.trim() === '%' && got.plain !== undefined && near(got.plain, m.value, tolerance)),
+      near(got.base, mistakeBase(m), slack) ||
+      (unit.trim() === '%' && got.plain !== undefined && near(got.plain, m.value, slack)),
   );
   if (i >= 0)
     return { status: 'wrong-value', message: `Not quite. ${mistakes[i]!.why}`, mistake: i };

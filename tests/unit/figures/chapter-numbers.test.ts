@@ -76,8 +76,8 @@ describe.each(CHAPTERS)('%s prints no literal figures', (file) => {
 
 describe('chapter 5 carries the corrections', () => {
   const src = readFileSync(join(dir, '05-memory-and-zero.mdx'), 'utf8');
-  it('has the "How the source tables went wrong" aside, quoting the source through sourceErrata', () => {
-    expect(src).toContain('How the source tables went wrong');
+  it('has the "Two mistakes to avoid" aside, quoting the common wrong figures through sourceErrata', () => {
+    expect(src).toContain('Two mistakes to avoid when you size ZeRO');
     expect(src).toContain('SOURCE_70B_TABLE.zero2');
     expect(src).toContain('SOURCE_ZERO3_COMM_MULTIPLE');
   });

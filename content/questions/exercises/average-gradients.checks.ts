@@ -25,6 +25,24 @@
   const a = Array.from(await mine.data());
   const b = Array.from(await full.data());
   const diff = Math.max(...b.map((v, i) => Math.abs(v - (a[i] ?? NaN))));
+  // The usual wrong answers, computed here from every rank's own gradient, so a failure can name its mistake.
+  const localOf = (r: number) => {
+    const from = Array.from({ length: r }, (_, q) => rowsOf(q)).reduce((s, v) => s + v, 0);
+    const xs = X.slice([from, 0], [rowsOf(r), 3]);
+    const ys = Y.slice([from, 0], [rowsOf(r), 1]);
+    return tf.grad((weights: tf.Tensor) =>
+      tf.losses.meanSquaredError(ys, xs.matMul(weights as tf.Tensor2D)),
+    )(w);
+  };
+  const locals = await Promise.all(Array.from({ length: n }, (_, r) => localOf(r).data()));
+  const sum = b.map((_, i) => locals.reduce((s, g) => s + g[i], 0));
+  const near = (ref: number[]) =>
+    a.length === ref.length && ref.every((v, i) => Math.abs(v - a[i]) < 1e-5);
+  if (!(a.length === b.length && diff < 1e-5)) {
+    if (near(sum)) console.log('CHECK MISTAKE missing-world-size');
+    else if (near(sum.map((v) => v / n))) console.log('CHECK MISTAKE equal-weight-average');
+    else if (near(Array.from(locals[dist.rank]))) console.log('CHECK MISTAKE not-combined');
+  }
   if (a.length === b.length && diff < 1e-5)
     console.log(`CHECK PASS unequal shards (${rowsOf(dist.rank)} of ${total} rows)`);
   else

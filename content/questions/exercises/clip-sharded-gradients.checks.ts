@@ -17,6 +17,17 @@
     const bad = mine.findIndex(
       (v, i) => Math.abs(got[i] - v * scale) > 1e-4 * Math.max(1, Math.abs(v * scale)),
     );
+    const shardNorm = (r: number) =>
+      Math.sqrt(full.slice(r * len, (r + 1) * len).reduce((s, v) => s + v * v, 0));
+    const close = (x: number) => Math.abs(totalNorm - x) <= 1e-3 * x;
+    if (!close(fullNorm) && failures.length === 0) {
+      // Name the usual wrong roots: one per shard then summed, the average of the squares, or no all-reduce.
+      if (close(Array.from({ length: n }, (_, r) => shardNorm(r)).reduce((s, v) => s + v, 0)))
+        console.log('CHECK MISTAKE root-per-shard');
+      else if (close(fullNorm / Math.sqrt(n))) console.log('CHECK MISTAKE averaged-squares');
+      else if (close(fullNorm * fullNorm)) console.log('CHECK MISTAKE missing-root');
+      else if (close(shardNorm(dist.rank))) console.log('CHECK MISTAKE not-combined');
+    }
     if (Math.abs(totalNorm - fullNorm) > 1e-3 * fullNorm)
       failures.push(
         `max_norm ${+maxNorm.toFixed(2)}: total norm ${totalNorm}, expected ${fullNorm} (the norm of the whole gradient)`,

@@ -37,6 +37,17 @@
   const a = Array.from(await mine.data());
   const b = Array.from(await ref.data());
   const diff = a.length === b.length ? Math.max(...b.map((v, i) => Math.abs(v - a[i]!))) : Infinity;
+  // Summing instead of averaging takes n times the step: the same as training with n · lr.
+  let summed: tf.Tensor = startOf(0);
+  for (let s = 0; s < steps; s++)
+    summed = summed.sub(
+      tf
+        .grad((w: tf.Tensor) => tf.losses.meanSquaredError(Y, X.matMul(w as tf.Tensor2D)))(summed)
+        .mul(lr * dist.worldSize),
+    );
+  const c = Array.from(await summed.data());
+  if (diff >= 1e-5 && a.length === c.length && c.every((v, i) => Math.abs(v - a[i]!) < 1e-5))
+    console.log('CHECK MISTAKE missing-world-size');
   if (diff < 1e-5)
     console.log(`CHECK PASS weights match single-device training after ${steps} steps`);
   else

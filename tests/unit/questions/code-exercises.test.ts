@@ -2,15 +2,20 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runProgram } from '../../../playground/cluster/node.ts';
-import { gradeCodeRun } from '../../../src/lib/questions/code-checks';
+import { gradeCodeRun, MISTAKES } from '../../../src/lib/questions/code-checks';
 
 const dir = join(process.cwd(), 'content', 'questions', 'exercises');
 const names = readdirSync(dir)
   .filter((f) => f.endsWith('.starter.ts'))
   .map((f) => f.replace('.starter.ts', ''));
 
-async function grade(name: string, which: 'starter' | 'solution', worldSize: number) {
-  const code = readFileSync(join(dir, `${name}.${which}.ts`), 'utf8');
+async function grade(
+  name: string,
+  which: 'starter' | 'solution',
+  worldSize: number,
+  edit: (code: string) => string = (c) => c,
+) {
+  const code = edit(readFileSync(join(dir, `${name}.${which}.ts`), 'utf8'));
   const checks = readFileSync(join(dir, `${name}.checks.ts`), 'utf8');
   const { result, events } = await runProgram({
     code,
@@ -66,5 +71,47 @@ describe('gradeCodeRun', () => {
       status: 'wrong',
       failures: ['rank 0: off by one'],
     });
+  });
+});
+
+/** A solution with one usual mistake put in, and the mistake the grader must name. */
+const MISTAKEN: [name: string, mistake: string, edit: (code: string) => string][] = [
+  [
+    'average-gradients',
+    'missing-world-size',
+    (c) => c.replace("g.mul(x.shape[0] / rows), { op: 'sum' }", "g, { op: 'sum' }"),
+  ],
+  [
+    'average-gradients',
+    'equal-weight-average',
+    (c) => c.replace("g.mul(x.shape[0] / rows), { op: 'sum' }", "g, { op: 'avg' }"),
+  ],
+  ['manual-ddp', 'missing-world-size', (c) => c.replace("{ op: 'avg' }", "{ op: 'sum' }")],
+  [
+    'clip-sharded-gradients',
+    'root-per-shard',
+    (c) =>
+      c
+        .replace('shard.square().sum()', 'shard.square().sum().sqrt()')
+        .replace('Math.sqrt((await sumSq.data())[0]!)', '(await sumSq.data())[0]!'),
+  ],
+  [
+    'clip-sharded-gradients',
+    'averaged-squares',
+    (c) => c.replace("{ op: 'sum' }", "{ op: 'avg' }"),
+  ],
+];
+
+describe('code exercises name the usual mistakes', () => {
+  for (const [name, mistake, edit] of MISTAKEN)
+    it(`${name}: ${mistake}`, async () => {
+      const edited = edit(readFileSync(join(dir, `${name}.solution.ts`), 'utf8'));
+      expect(edited).not.toBe(readFileSync(join(dir, `${name}.solution.ts`), 'utf8'));
+      const v = await grade(name, 'solution', 2, edit);
+      expect(v).toMatchObject({ status: 'wrong', mistakes: [mistake] });
+      expect(v.message).toContain(MISTAKES[mistake]);
+    });
+  it("the average-gradients starter is named as not combining the ranks' gradients", async () => {
+    expect((await grade('average-gradients', 'starter', 2)).mistakes).toEqual(['not-combined']);
   });
 });

@@ -1,11 +1,30 @@
 /**
- * The reader's progress on question cards, kept in localStorage: not tried, attempted or solved.
- * Solved never falls back to attempted. Export/import use a small versioned JSON document.
+ * The reader's progress on question cards, kept in localStorage: not tried, attempted or solved,
+ * and each card's spaced-review state. Solved never falls back to attempted. Export/import use a
+ * small versioned JSON document. The review state is plain data here; review-schedule.ts computes
+ * it with FSRS, so pages that only show progress (chapter ends) do not load the scheduler.
  */
 export type CardStatus = 'new' | 'attempted' | 'solved';
+
+/** One card's FSRS memory state (ts-fsrs's Card, with dates as ISO strings). */
+export interface ReviewState {
+  due: string;
+  last: string;
+  stability: number;
+  difficulty: number;
+  elapsed: number;
+  scheduled: number;
+  steps: number;
+  reps: number;
+  lapses: number;
+  state: number;
+}
+
 interface ProgressDoc {
   version: 1;
   cards: Record<string, { status: Exclude<CardStatus, 'new'>; at: string }>;
+  /** Added after the first exports: optional, so older files still import. */
+  review?: Record<string, ReviewState>;
 }
 
 const KEY = 'ranks:question-progress';
@@ -47,6 +66,48 @@ export function markCard(id: string, status: Exclude<CardStatus, 'new'>): boolea
   if (doc.cards[id]?.status === 'solved' && status === 'attempted') return true;
   doc.cards[id] = { status, at: new Date().toISOString() };
   return write(doc);
+}
+
+export function reviewStates(): Record<string, ReviewState> {
+  return read().review ?? {};
+}
+
+/** Stores a card's review state; false when it could not be saved in this browser. */
+export function storeReview(id: string, state: ReviewState): boolean {
+  const doc = read();
+  doc.review = { ...doc.review, [id]: state };
+  return write(doc);
+}
+
+/** Cards whose review is due at `now`, soonest first. */
+export function dueIds(now: Date = new Date()): string[] {
+  return Object.entries(reviewStates())
+    .filter(([, r]) => Date.parse(r.due) <= now.getTime())
+    .sort(([, a], [, b]) => Date.parse(a.due) - Date.parse(b.due))
+    .map(([id]) => id);
+}
+
+const NUMERIC_REVIEW_FIELDS = [
+  'stability',
+  'difficulty',
+  'elapsed',
+  'scheduled',
+  'steps',
+  'reps',
+  'lapses',
+  'state',
+] as const;
+
+function validReview(r: unknown): r is ReviewState {
+  if (typeof r !== 'object' || r === null) return false;
+  const o = r as Record<string, unknown>;
+  return (
+    typeof o.due === 'string' &&
+    !Number.isNaN(Date.parse(o.due)) &&
+    typeof o.last === 'string' &&
+    !Number.isNaN(Date.parse(o.last)) &&
+    NUMERIC_REVIEW_FIELDS.every((k) => typeof o[k] === 'number' && Number.isFinite(o[k]))
+  );
 }
 
 export function exportProgress(): string {
@@ -99,7 +160,20 @@ export function importProgress(
         : new Date().toISOString();
     cards[id] = { status: c.status, at };
   }
-  if (!write({ version: 1, cards }))
+  const review: Record<string, ReviewState> = {};
+  if (doc.review !== undefined) {
+    if (typeof doc.review !== 'object' || doc.review === null || Array.isArray(doc.review))
+      throw new Error('The export has an invalid review schedule.');
+    for (const [id, r] of Object.entries(doc.review)) {
+      if (!/^[\w-]+$/.test(id) || !validReview(r))
+        throw new Error(`The export has an invalid review entry for "${id}".`);
+      if (known && !known.has(id)) continue;
+      review[id] = Object.fromEntries(
+        (['due', 'last', ...NUMERIC_REVIEW_FIELDS] as const).map((k) => [k, r[k]]),
+      ) as unknown as ReviewState;
+    }
+  }
+  if (!write({ version: 1, cards, review }))
     throw new Error(
       'Your browser refused to store the progress (its storage for this site is full or disabled), so nothing was imported.',
     );

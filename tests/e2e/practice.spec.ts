@@ -1,0 +1,82 @@
+import { test, expect } from '@playwright/test';
+import { expectAxeCleanInBothThemesHere } from './helpers/axe-both-themes';
+
+const DAY = 86_400_000;
+
+test.describe('practice that comes back', () => {
+  test('spaced review: a card answered today is due after simulated days, by keyboard, axe clean @pages', async ({
+    page,
+    context,
+  }) => {
+    const t0 = new Date('2026-03-02T09:00:00Z');
+    await page.clock.install({ time: t0 });
+    await page.goto('/questions/bus-bandwidth/');
+    const input = page.locator('[data-exercise="numeric"] input');
+    for (let i = 0; i < 40 && !(await input.evaluate((el) => el === document.activeElement)); i++)
+      await page.keyboard.press('Tab');
+    await expect(input).toBeFocused();
+    await page.keyboard.type('100 GB/s * 2*(8-1)/8');
+    await page.keyboard.press('Enter');
+    await expect(page.locator('[data-exercise="numeric"] [data-feedback]')).toHaveText('Correct.');
+    await expect(page.locator('[data-review-line]')).toHaveText(/^Next review: in \d+ days\.$/);
+    await page.goto('/questions/');
+    await expect(page.locator('[data-due-summary]')).toContainText('Nothing is due today');
+
+    // Ten days later (a new tab with its clock there; progress lives in this browser's storage).
+    const later = await context.newPage();
+    await later.clock.install({ time: new Date(t0.getTime() + 10 * DAY) });
+    await later.goto('/questions/');
+    await expect(later.locator('[data-due-summary]')).toContainText('1 card is due');
+    const due = later.locator('[data-due-list] a');
+    await expect(due).toHaveAttribute('href', '/questions/bus-bandwidth/?review');
+    await later.locator('select[name="status"]').selectOption('due');
+    await expect(later.locator('[data-card-list] li:not([hidden])')).toHaveCount(1);
+    await expectAxeCleanInBothThemesHere(later);
+    await due.focus();
+    await later.keyboard.press('Enter');
+    await expect(later.locator('[data-review-line]')).toHaveText('Next review: today.');
+  });
+
+  test('a mock interview runs by keyboard, grades, and summarises what to reread, axe clean @pages', async ({
+    page,
+  }) => {
+    await page.goto('/questions/mock/');
+    await page.locator('select[name="count"]').selectOption('5');
+    await page.getByRole('button', { name: 'Start the interview' }).focus();
+    await page.keyboard.press('Enter');
+    await expect(page.locator('[data-timer]')).toContainText('left');
+    for (let q = 1; q <= 5; q++) {
+      await expect(page.locator('[data-progress]')).toHaveText(`Question ${q} of 5`);
+      await expect(page.locator('#mock-question')).toBeFocused();
+      if (q === 1) await expectAxeCleanInBothThemesHere(page);
+      const numeric = page.locator('ranks-mock-interview input[type="text"]');
+      if (await numeric.count()) {
+        await numeric.first().focus();
+        await page.keyboard.type('lots');
+        await page.keyboard.press('Enter');
+        await expect(page.locator('ranks-mock-interview .ex-feedback').first()).toContainText(
+          'not a number',
+        );
+      }
+      await page.locator('#mock-answer').focus();
+      await page.keyboard.type('Each rank holds a replica and all-reduces its gradients.');
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Enter'); // "Done: compare with the rubric"
+      // The rubric's first box has focus: tick it on the first question only.
+      if (q === 1) await page.keyboard.press('Space');
+      await page
+        .getByRole('button', { name: q === 5 ? 'Finish and see the summary' : 'Next question' })
+        .focus();
+      await page.keyboard.press('Enter');
+    }
+    const summary = page.locator('[data-summary]');
+    await expect(summary.locator('h2')).toBeFocused();
+    await expect(summary).toContainText('Overall:');
+    await expect(summary.locator('[data-summary-body] > ol > li')).toHaveCount(5);
+    await expect(summary).toContainText('1 of');
+    await expect(summary.getByRole('heading', { name: 'Weakest topics' })).toBeVisible();
+    await expect(summary.getByRole('heading', { name: 'What to reread' })).toBeVisible();
+    await expect(summary.locator('a[href^="/chapters/"]').first()).toBeVisible();
+    await expectAxeCleanInBothThemesHere(page);
+  });
+});

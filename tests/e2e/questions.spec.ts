@@ -283,6 +283,10 @@ test.describe('interview questions', () => {
         await page.keyboard.press('Tab');
       await expect(locator).toBeFocused();
     };
+    await focusOn(page.locator('[data-exercise="numeric"] input'));
+    await page.keyboard.type('84 GB / 8');
+    await page.keyboard.press('Enter');
+    await expect(page.locator('[data-exercise="numeric"] [data-feedback]')).toHaveText('Correct.');
     const mc = page.locator('[data-exercise="choice"]');
     for (const label of [
       'Each rank keeps and updates only 1/N of the optimizer state',

@@ -198,6 +198,14 @@ const ANSWERS: Record<string, number> = {
   'linear-scaling-warmup#0': linearScaledLr(GOYAL_2017.refLr, GOYAL_2017.refBatch, goyalBatch),
   'adam-sqrt-scaling-lamb#0': sqrtScaledLr(3e-4, 256, 4096),
   'critical-batch-size#0': stepSpeedup(1, 2, 1).actual,
+  // Numeric exercises added with the misconception hints (issue 33).
+  'activations-not-sharded#0': zeroPerGpuBytes({ params: 7e9, gpus: 64, strategy: 'zero3' }),
+  'batchnorm-under-data-parallelism#0': globalBatchSize(4, 8),
+  'collectives-vocabulary#0': ringBytesSentPerRank(8, 8e9) / 2, // an all-gather is an all-reduce's second half
+  'dp-vs-ddp#0': (4 - 1) * 1e9 * bytesPerParam('fp32', 'sgd').params,
+  'zero-stages#0': mem7('zero1') - 7e9 * (adam.params + adam.grads),
+  'what-is-data-parallelism#0': globalBatchSize(16, 8),
+  'fsdp-units-prefetch#0': (7e9 * adam.params) / 32,
   'hierarchical-all-reduce#0': hierarchicalSeconds(8, cluster16x8).inter / ib.alpha, // latency-only message: network steps
   'hsdp-2d-mesh#0': hsdp7b.allReduce,
   'sharded-checkpoint-resharding#0': reshardReads(1001, 4, 2, 1).length,

@@ -79,4 +79,23 @@ test.describe('practice that comes back', () => {
     await expect(summary.locator('a[href^="/chapters/"]').first()).toBeVisible();
     await expectAxeCleanInBothThemesHere(page);
   });
+
+  test('a chapter links its problem set; steps are checked by keyboard, a listed mistake is named, axe clean @pages', async ({
+    page,
+  }) => {
+    await page.goto('/chapters/collectives/');
+    await page.getByRole('link', { name: /Worked problem set/ }).click();
+    await expect(page).toHaveURL(/\/questions\/problems\/collectives\/$/);
+    const step = page.locator('[data-step]').first();
+    await step.locator('input').focus();
+    await page.keyboard.type('15/16 * 2 GB');
+    await page.keyboard.press('Enter');
+    await expect(step.locator('[data-feedback]')).toContainText('forgot the 2 in 2(n − 1)/n');
+    await step.locator('input').fill('');
+    await page.keyboard.type('2 * 15/16 * 2 GB');
+    await page.keyboard.press('Enter');
+    await expect(step.locator('[data-feedback]')).toHaveText('Correct.');
+    await expect(step.locator('details')).toHaveAttribute('open', '');
+    await expectAxeCleanInBothThemesHere(page);
+  });
 });

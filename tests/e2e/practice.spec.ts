@@ -45,6 +45,8 @@ test.describe('practice that comes back', () => {
     await page.getByRole('button', { name: 'Start the interview' }).focus();
     await page.keyboard.press('Enter');
     await expect(page.locator('[data-timer]')).toContainText('left');
+    await expect(page.locator('[data-setup]')).toBeHidden();
+    await expect(page.getByRole('button', { name: 'Next question' })).toBeHidden();
     for (let q = 1; q <= 5; q++) {
       await expect(page.locator('[data-progress]')).toHaveText(`Question ${q} of 5`);
       await expect(page.locator('#mock-question')).toBeFocused();

@@ -3,6 +3,7 @@
  * at a time against the clock, then the summary (scoring in src/lib/questions/mock-interview.ts).
  */
 import { gradeChoice } from '../../lib/questions/choice-grader';
+import { gradeCodeRun, type RunSummary } from '../../lib/questions/code-checks';
 import {
   drawInterview,
   summarise,
@@ -26,7 +27,7 @@ type Exercise =
       prompt: string;
       options: { text: string; correct: boolean; explanation: string }[];
     };
-type BankCard = MockCard & { chapterHref: string; exercises: Exercise[] };
+type BankCard = MockCard & { chapterHref: string; exercises: Exercise[]; codeParts: number };
 
 function el<K extends keyof HTMLElementTagNameMap>(
   tag: K,
@@ -47,6 +48,8 @@ class MockInterview extends HTMLElement {
   private index = 0;
   private deadline = 0;
   private tick = 0;
+  /** Cards whose code part was solved in this interview (a part counts once however often it runs). */
+  private codeSolved = new Set<string>();
 
   connectedCallback() {
     this.bank = JSON.parse(this.dataset.bank!) as BankCard[];
@@ -57,6 +60,23 @@ class MockInterview extends HTMLElement {
       this.start(Number(f.get('count')), f.get('level') as Level, Number(f.get('minutes')));
     });
     this.querySelector('[data-end]')!.addEventListener('click', () => this.finish());
+    // Code parts: the playground reports each run; graded as on the card page, counted once when right.
+    this.querySelectorAll<HTMLElement>('[data-code-for]').forEach((block) => {
+      block.addEventListener('ranks:run', (e) => {
+        const v = gradeCodeRun((e as CustomEvent<RunSummary>).detail);
+        const feedback = block.querySelector<HTMLElement>('[data-feedback]')!;
+        feedback.textContent = v.message;
+        feedback.dataset.result = v.status === 'correct' ? 'correct' : 'wrong';
+        block
+          .querySelector('[data-failures]')!
+          .replaceChildren(...v.failures.map((f) => el('li', { textContent: f })));
+        const result = this.results.find((r) => r.card.id === block.dataset.codeFor);
+        if (v.status === 'correct' && result && !this.codeSolved.has(result.card.id)) {
+          this.codeSolved.add(result.card.id);
+          result.exercisesRight++;
+        }
+      });
+    });
     this.querySelector('[data-again]')!.addEventListener('click', () => {
       this.querySelector<HTMLElement>('[data-summary]')!.hidden = true;
       setup.hidden = false;
@@ -65,12 +85,13 @@ class MockInterview extends HTMLElement {
   }
 
   private start(count: number, level: Level, minutes: number) {
+    this.codeSolved.clear();
     this.drawn = drawInterview(this.bank, count, level) as BankCard[];
     this.results = this.drawn.map((card) => ({
       card,
       covered: [],
       exercisesRight: 0,
-      exercisesTotal: card.exercises.length,
+      exercisesTotal: card.exercises.length + card.codeParts,
       answered: false,
     }));
     this.index = 0;
@@ -153,6 +174,12 @@ class MockInterview extends HTMLElement {
         textContent: `Difficulty ${card.difficulty} · ${card.chapterTitle}`,
       }),
       ...graded,
+    );
+    // The card's code parts (rendered by the page, one block per exercise) show below its other parts.
+    this.querySelectorAll<HTMLElement>('[data-code-for]').forEach((b) => {
+      b.hidden = b.dataset.codeFor !== card.id;
+    });
+    this.querySelector<HTMLElement>('[data-card-answer]')!.replaceChildren(
       el('label', { htmlFor: 'mock-answer', textContent: 'Your answer, as you would say it' }),
       answer,
       el('p', {}, compare),
@@ -233,6 +260,7 @@ class MockInterview extends HTMLElement {
 
   private finish() {
     window.clearInterval(this.tick);
+    this.querySelectorAll<HTMLElement>('[data-code-for]').forEach((b) => (b.hidden = true));
     const s = summarise(this.results);
     const pct = (x: number) => `${Math.round(x * 100)} %`;
     const bankOf = (id: string) => this.bank.find((c) => c.id === id)!;

@@ -535,6 +535,32 @@ const PRIMARY_SOURCES_7_TO_9: PrimaryCitation[] = [
     url: 'https://arxiv.org/abs/2205.05198',
   },
   {
+    claim:
+      'Pipeline parallelism does not shrink activations: Megatron-LM estimates the first pipeline stage, multiplies the per-layer activations by all num_layers (L/p layers × p micro-batches in flight under 1F1B), by 1 + (p − 1)/(p·v) for the interleaved schedule, and by min(1, m/p) when fewer micro-batches than stages; with sequence parallelism and selective recomputation a layer keeps (18 + 4·ffn/h)·sbh = 34sbh, divided by t; without sequence parallelism sbh(10 + 24/t)',
+    chapter: C7,
+    anchor: 'sequence-context-and-pipeline-parallelism',
+    source:
+      'NVIDIA/Megatron-LM, megatron/training/theoretical_memory_usage.py, compute_activation_memory ("all calculations in this function are for the first pipeline stage") and compute_activation_memory_without_sp; Korthikanti et al. 2022, Table 2 and Eq. 4',
+    url: 'https://github.com/NVIDIA/Megatron-LM/blob/main/megatron/training/theoretical_memory_usage.py',
+  },
+  {
+    claim:
+      'Context parallelism splits the inputs and all activations along the sequence; attention all-gathers K and V (point-to-point in a ring, as ring attention), so the activation footprint per GPU is CP times smaller',
+    chapter: C7,
+    anchor: 'sequence-context-and-pipeline-parallelism',
+    source:
+      'NVIDIA/Megatron-LM, docs/source/api-guide/context_parallel.rst ("Context parallelism overview", "Context parallelism benefits")',
+    url: 'https://github.com/NVIDIA/Megatron-LM/blob/main/docs/source/api-guide/context_parallel.rst',
+  },
+  {
+    claim:
+      'PyTorch context parallel rotates K/V shards with all-gather (default) or all-to-all (set_rotate_method); DeepSpeed-Ulysses all-to-alls Q, K, V from sequence shards to head shards (scatter_idx heads, gather_idx sequence) and the output back',
+    chapter: C7,
+    anchor: 'sequence-context-and-pipeline-parallelism',
+    source: `${TORCH}, torch/distributed/tensor/experimental/_attention.py, context_parallel and set_rotate_method; microsoft/DeepSpeed, deepspeed/sequence/layer.py, DistributedAttention and _SeqAllToAll`,
+    url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/tensor/experimental/__init__.py',
+  },
+  {
     claim: 'Tensor parallelism: sbh(10 + 24/t + 5as/(ht))',
     chapter: C7,
     anchor: 'counting-the-bytes-of-one-layer',

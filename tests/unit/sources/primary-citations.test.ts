@@ -34,6 +34,7 @@ describe('primary citations of chapters 7–9', () => {
         [
           'counting-the-bytes-of-one-layer',
           'recomputation-full-and-selective',
+          'sequence-context-and-pipeline-parallelism',
           'mixed-precision-in-practice',
         ],
       ],

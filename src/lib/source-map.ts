@@ -697,6 +697,15 @@ const PRIMARY_SOURCES_7_TO_9: PrimaryCitation[] = [
   },
   {
     claim:
+      "NCCL doubles a graph's channels only when its per-channel bandwidth bwIntra is at least 25 GB/s, never for the NVLS pattern, and not when ccMin > 80 with bwIntra < 50 and more than four channels; NVLS costs 25 µs per NVLink step against 0.6 µs for a ring step with LL, so it is a large-message algorithm and trees serve latency-bound sizes across nodes",
+    chapter: C9,
+    anchor: 'hierarchical-collectives-and-rails',
+    source:
+      'NVIDIA/nccl, src/graph/search.cc, ncclTopoDupChannels (called at the end of pass 1 of ncclTopoCompute); src/graph/tuning.cc, hwLatencies (NVLINK: NVLS Simple 25, Ring LL 0.6)',
+    url: 'https://github.com/NVIDIA/nccl/blob/master/src/graph/search.cc',
+  },
+  {
+    claim:
       'fully_shard with a 2-D mesh is HSDP, placement (Replicate(), Shard(0)); FSDP1 HYBRID_SHARD',
     chapter: C9,
     anchor: 'hsdp-shard-inside-a-node-replicate-across-nodes',

@@ -1,0 +1,24 @@
+/**
+ * NCCL figures the chapters and cards quote in prose, pinned to the constants copied from the pinned
+ * NCCL release (playground/simulation/nccl-constants.ts, src/graph/tuning.cc) and to the text.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { HOP_LATENCY_US } from '../../../playground/simulation/nccl-constants';
+
+const read = (...p: string[]) => readFileSync(join(process.cwd(), ...p), 'utf8');
+
+describe('NCCL claims in prose', () => {
+  it('NVLS pays 25 µs per NVLink step, a ring step with LL 0.6 µs (tuning.cc hwLatencies)', () => {
+    expect(HOP_LATENCY_US.nvlink.nvls.Simple).toBe(25);
+    expect(HOP_LATENCY_US.nvlink.ring.LL).toBe(0.6);
+    for (const f of [
+      ['content', 'chapters', '09-operating-at-scale.mdx'],
+      ['content', 'questions', 'hierarchical-all-reduce.md'],
+    ]) {
+      const text = read(...f).replace(/\s+/g, ' ');
+      expect(text).toMatch(/25 µs (per step )?against 0\.6 µs/);
+    }
+  });
+});

@@ -617,7 +617,7 @@ const PRIMARY_SOURCES_7_TO_9: PrimaryCitation[] = [
   },
   {
     claim:
-      'MixedPrecisionPolicy: param_dtype for unsharded params, all-gather and compute; reduce_dtype for the gradient reduction; sharded params stay in the original dtype',
+      'MixedPrecisionPolicy: param_dtype for unsharded params, all-gather and compute; reduce_dtype for the gradient reduction; sharded params stay in the original dtype, so FSDP keeps no separate fp32 master copy (the docstring: "does not require any extra memory to keep a high-precision copy"), unlike DeepSpeed ZeRO\'s 2 + 2 + 12',
     chapter: C7,
     anchor: 'mixed-precision-in-practice',
     source: `${TORCH}, torch/distributed/fsdp/_fully_shard/_fsdp_api.py, MixedPrecisionPolicy`,

@@ -352,6 +352,15 @@ const PRIMARY_SOURCES_1_TO_6: PrimaryCitation[] = [
   },
   {
     claim:
+      "DDP all-reduces each bucket in the gradients' dtype (fp32 for fp32 parameters under autocast) unless a communication hook casts it (fp16_compress_hook, bf16_compress_hook), so the break-even table's bf16 gradients assume such a hook or bf16 parameters",
+    chapter: C6,
+    anchor: 'the-efficiency-equation',
+    source:
+      'pytorch/pytorch torch/distributed/algorithms/ddp_comm_hooks/default_hooks.py (allreduce_hook sends the bucket buffer as is; bf16_compress_hook casts to torch.bfloat16); torch/csrc/distributed/c10d/reducer.cpp (one bucket per dtype)',
+    url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/algorithms/ddp_comm_hooks/default_hooks.py',
+  },
+  {
+    claim:
       'env:// raises at once when RANK (or WORLD_SIZE, MASTER_ADDR, MASTER_PORT) is unset: "environment variable RANK expected, but not set".',
     chapter: C2,
     anchor: 'launching-torchrun-and-slurm',
@@ -749,6 +758,14 @@ const PRIMARY_SOURCES_7_TO_9: PrimaryCitation[] = [
     anchor: 'sharded-checkpoints-and-resharding',
     source: `${TORCH}, torch/distributed/checkpoint/filesystem.py (DEFAULT_SUFFIX, .metadata), state_dict_loader.py load()`,
     url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/checkpoint/filesystem.py',
+  },
+  {
+    claim:
+      "FSDP2 reduce_dtype=None: the reduction follows the parameter's grad_dtype, unset meaning the original parameter dtype, independent of param_dtype (current main; older releases took param_dtype), so bf16 HSDP reductions need reduce_dtype=torch.bfloat16",
+    chapter: C9,
+    anchor: 'hsdp-shard-inside-a-node-replicate-across-nodes',
+    source: `${TORCH}, torch/distributed/fsdp/_fully_shard/_fsdp_api.py, MixedPrecisionPolicy docstring (reduce_dtype)`,
+    url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/fsdp/_fully_shard/_fsdp_api.py',
   },
   {
     claim:

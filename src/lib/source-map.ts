@@ -352,6 +352,14 @@ const PRIMARY_SOURCES_1_TO_6: PrimaryCitation[] = [
   },
   {
     claim:
+      'Beyond two nodes NCCL prices rings (and trees) by the inter-node bandwidth of the graph, not the intra-node one: bw = nNodes <= 2 || collnet ? graphs[a]->bwIntra : graphs[a]->bwInter',
+    chapter: C6,
+    anchor: 'the-efficiency-equation',
+    source: 'NVIDIA/nccl src/graph/tuning.cc, ncclTopoTuneModel (busBw per algorithm and protocol)',
+    url: 'https://github.com/NVIDIA/nccl/blob/master/src/graph/tuning.cc',
+  },
+  {
+    claim:
       "DDP all-reduces each bucket in the gradients' dtype (fp32 for fp32 parameters under autocast) unless a communication hook casts it (fp16_compress_hook, bf16_compress_hook), so the break-even table's bf16 gradients assume such a hook or bf16 parameters",
     chapter: C6,
     anchor: 'the-efficiency-equation',

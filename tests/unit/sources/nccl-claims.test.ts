@@ -21,4 +21,9 @@ describe('NCCL claims in prose', () => {
       expect(text).toMatch(/25 µs (per step )?against 0\.6 µs/);
     }
   });
+  it('chapter 6 says rings beyond two nodes are priced by the NICs, not by NVLink (tuning.cc)', () => {
+    const text = read('content', 'chapters', '06-fsdp-and-choosing.mdx').replace(/\s+/g, ' ');
+    expect(text).toContain('bw = nNodes <= 2 ? bwIntra : bwInter');
+    expect(text).not.toMatch(/the rings by NVLink/);
+  });
 });

@@ -343,7 +343,7 @@ const PRIMARY_SOURCES_1_TO_6: PrimaryCitation[] = [
   },
   {
     claim:
-      'FSDP CPU offload keeps parameter and gradient shards in host memory and runs the optimizer on the CPU (FSDP2 CPUOffloadPolicy pins host memory by default); ZeRO-Offload moves optimizer state, gradients and the Adam step to the CPU and keeps the half-precision parameters on the GPU; parameter offload is ZeRO-3 offload_param.',
+      'FSDP CPU offload keeps parameter and gradient shards in host memory and runs the optimizer on the CPU, so FSDP2\'s CPUOffloadPolicy ("offloads parameters, gradients, and optimizer states to CPU") moves all 16 bytes of the 4 + 4 + 8 layout (it pins host memory by default); ZeRO-Offload moves optimizer state, gradients and the Adam step to the CPU and keeps the half-precision parameters on the GPU; parameter offload is ZeRO-3 offload_param.',
     chapter: C6,
     anchor: 'cpu-offload-in-principle',
     source:

@@ -682,12 +682,13 @@ const PRIMARY_SOURCES_7_TO_9: PrimaryCitation[] = [
     url: 'https://arxiv.org/abs/2205.10287',
   },
   {
-    claim: 'LARS trust ratio; LAMB',
+    claim:
+      "LARS local learning rate λ_l = η·‖w_l‖/(‖∇L(w_l)‖ + β‖w_l‖), with η a trust coefficient (0.001) and the step γ·λ_l·(∇L + βw) scaled by the global rate γ; LAMB applies the ratio to Adam's update",
     chapter: C8,
     anchor: 'lars-and-lamb-a-rate-per-layer',
     source:
-      'You, Gitman, Ginsburg 2017, "Large Batch Training of Convolutional Networks"; You et al. 2020, "Large Batch Optimization for Deep Learning: Training BERT in 76 minutes", Algorithm 1 (LARS) and Algorithm 2 (LAMB)',
-    url: 'https://arxiv.org/abs/1904.00962',
+      'You, Gitman, Ginsburg 2017, "Large Batch Training of Convolutional Networks" (arXiv:1708.03888), section 3 (LARS, Algorithm 1, trust coefficient η); You et al. 2020, "Large Batch Optimization for Deep Learning: Training BERT in 76 minutes" (arXiv:1904.00962), Algorithm 2 (LAMB)',
+    url: 'https://arxiv.org/abs/1708.03888',
   },
   {
     claim:

@@ -352,6 +352,14 @@ const PRIMARY_SOURCES_1_TO_6: PrimaryCitation[] = [
   },
   {
     claim:
+      'NCCL launches each collective as one CUDA thread block per channel (grid = nChannels), so an overlapped all-reduce runs on the same SMs as the backward kernels',
+    chapter: C4,
+    anchor: 'what-ddp-costs-and-when-it-scales-linearly',
+    source: 'NVIDIA/nccl src/enqueue.cc, ncclLaunchKernel (dim3 grid = {nChannels, 1, 1})',
+    url: 'https://github.com/NVIDIA/nccl/blob/master/src/enqueue.cc',
+  },
+  {
+    claim:
       'Beyond two nodes NCCL prices rings (and trees) by the inter-node bandwidth of the graph, not the intra-node one: bw = nNodes <= 2 || collnet ? graphs[a]->bwIntra : graphs[a]->bwInter',
     chapter: C6,
     anchor: 'the-efficiency-equation',

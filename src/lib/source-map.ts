@@ -67,7 +67,7 @@ export const SOURCE_MAP: SourceDocument[] = [
         topic:
           'Demo: a larger model under data parallelism (the book uses an MLP; the mechanics are the same for a transformer)',
         chapter: C4,
-        anchor: 'try-it-the-three-exercises',
+        anchor: 'try-it-six-exercises',
       },
       {
         topic: 'Demo: throughput benefits of more ranks',

@@ -834,6 +834,49 @@ const PRIMARY_SOURCES_7_TO_9: PrimaryCitation[] = [
     url: 'https://arxiv.org/abs/2407.21783',
   },
   {
+    claim:
+      "Young's first-order optimal checkpoint interval √(2·C·M), C the checkpoint cost and M the mean time between failures; Daly's higher-order refinement",
+    chapter: C9,
+    anchor: 'checkpoint-interval-and-goodput',
+    source:
+      'J. W. Young, "A first order approximation to the optimum checkpoint interval", Communications of the ACM 17(9), 1974, section 2; J. T. Daly, "A higher order estimate of the optimum checkpoint interval for restart dumps", Future Generation Computer Systems 22(3), 2006, section 3',
+    url: 'https://doi.org/10.1145/361147.361115',
+  },
+  {
+    claim:
+      'dcp.async_save first stages the state dict to CPU memory and then saves in a separate thread, so training stops only for the copy',
+    chapter: C9,
+    anchor: 'checkpoint-interval-and-goodput',
+    source: `${TORCH}, torch/distributed/checkpoint/state_dict_saver.py, async_save docstring`,
+    url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/checkpoint/state_dict_saver.py',
+  },
+  {
+    claim:
+      "Flight recorder: TORCH_NCCL_TRACE_BUFFER_SIZE (events in the ring buffer, 0 disables), TORCH_NCCL_DUMP_ON_TIMEOUT (dump on watchdog timeout or exception, needs the buffer), TORCH_NCCL_DEBUG_INFO_TEMP_FILE and _PIPE_FILE, TORCH_NCCL_DESYNC_DEBUG (culprit rank of a desync), TORCH_NCCL_NAN_CHECK; fr_trace.py matches the ranks' dumps",
+    chapter: C9,
+    anchor: 'finding-a-hang',
+    source: `${TORCH}, docs/source/torch_nccl_environment_variables.md; torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp (environment variables); tools/flight_recorder/fr_trace.py`,
+    url: 'https://github.com/pytorch/pytorch/blob/main/docs/source/torch_nccl_environment_variables.md',
+  },
+  {
+    claim:
+      'Silent data corruption: processors that miscompute without an error, found in production fleets; Llama 3 lists it among its interruption causes',
+    chapter: C9,
+    anchor: 'silent-data-corruption',
+    source:
+      'Dixit et al. 2021, "Silent Data Corruptions at Scale" (arXiv:2102.11245), abstract; Hochschild et al. 2021, "Cores that don\'t count" (HotOS), abstract; Dubey et al. 2024, §3.3.4, Table 5',
+    url: 'https://arxiv.org/abs/2102.11245',
+  },
+  {
+    claim:
+      'torchtitan builds its mesh as ["pp", "dp_replicate", "dp_shard", "cp", "tp"], dropping size-1 dimensions, and shards with FSDP over dp_shard and cp flattened (dp_shard_cp); init_device_mesh numbers ranks row-major, so the last dimension holds consecutive ranks',
+    chapter: C9,
+    anchor: 'fsdp-on-a-device-mesh-with-tensor-pipeline-and-context-parallelism',
+    source:
+      'pytorch/torchtitan, torchtitan/distributed/parallel_dims.py, ParallelDims._build_mesh_without_ep; pytorch/pytorch torch/distributed/device_mesh.py, init_device_mesh (torch.arange(math.prod(mesh_shape)).view(mesh_shape))',
+    url: 'https://github.com/pytorch/torchtitan/blob/main/torchtitan/distributed/parallel_dims.py',
+  },
+  {
     claim: 'Local SGD / post-local SGD in PyTorch',
     chapter: C9,
     anchor: 'low-communication-data-parallelism',

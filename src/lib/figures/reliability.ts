@@ -83,3 +83,50 @@ export const GOODPUT_DEFAULTS = {
   checkpointMinutes: 2,
   restartMinutes: 10,
 } as const;
+
+/** Why a goodput input cannot be computed, or undefined when it can. */
+export function goodputInputError(i: GoodputInput): string | undefined {
+  const n = [i.gpus, i.perGpuMtbfHours, i.intervalMinutes, i.checkpointMinutes, i.restartMinutes];
+  if (!n.every(Number.isFinite)) return 'Enter a number in every field.';
+  if (!Number.isInteger(i.gpus) || i.gpus < 1) return 'Enter a whole number of GPUs, at least 1.';
+  if (i.intervalMinutes <= 0 || i.perGpuMtbfHours <= 0)
+    return 'The checkpoint interval and the MTBF must be positive.';
+  if (i.checkpointMinutes < 0 || i.restartMinutes < 0)
+    return 'Checkpoint and restart times cannot be negative.';
+  return undefined;
+}
+
+const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
+const minutes = (m: number) =>
+  m >= 120
+    ? `${(m / 60).toFixed(1)} h`
+    : m >= 1
+      ? `${m.toFixed(1)} min`
+      : `${(m * 60).toFixed(0)} s`;
+
+/** Every output of the goodput widget, formatted as the page prints it. */
+export function goodputOutputs(
+  i: GoodputInput,
+): Record<
+  'mtbf' | 'goodput' | 'checkpoint' | 'failure' | 'young' | 'youngGoodput' | 'verdict',
+  string
+> {
+  const g = goodput(i);
+  const best = goodputAtYoung(i);
+  const far = i.intervalMinutes + i.restartMinutes > g.jobMtbfMinutes / 2;
+  return {
+    mtbf: minutes(g.jobMtbfMinutes),
+    goodput: pct(g.goodput),
+    checkpoint: pct(g.checkpointLoss),
+    failure: pct(g.failureLoss),
+    young: minutes(best.intervalMinutes),
+    youngGoodput: pct(best.goodput),
+    verdict: far
+      ? 'The interval plus the restart is over half the time between interruptions: the first-order model is optimistic here.'
+      : i.intervalMinutes > 1.5 * best.intervalMinutes
+        ? 'Checkpointing too rarely: each interruption throws away more work than the checkpoints cost.'
+        : i.intervalMinutes < best.intervalMinutes / 1.5
+          ? 'Checkpointing too often: writing checkpoints costs more than the work they save.'
+          : "Close to Young's optimum.",
+  };
+}

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   goodput,
+  goodputInputError,
+  goodputOutputs,
   goodputAtYoung,
   LLAMA3_GPU_SHARE,
   llama3PerGpuMtbf,
@@ -48,5 +50,31 @@ describe("Young's checkpoint interval and goodput", () => {
     const sizes = [1024, 4096, 16_384, 65_536].map((g) => goodput({ ...base, gpus: g }).goodput);
     for (let i = 1; i < sizes.length; i++) expect(sizes[i]).toBeLessThan(sizes[i - 1]!);
     expect(goodput({ ...base, gpus: 10_000_000 }).goodput).toBe(0);
+  });
+});
+
+describe('goodput widget outputs', () => {
+  const base = {
+    gpus: 16_384,
+    perGpuMtbfHours: llama3PerGpuMtbf().allCausesHours,
+    intervalMinutes: 30,
+    checkpointMinutes: 2,
+    restartMinutes: 10,
+  };
+  it('prints the defaults: one interruption every 3.1 h, 79.9 % goodput, Young at 27.2 min', () => {
+    const o = goodputOutputs(base);
+    expect(o.mtbf).toBe('3.1 h');
+    expect(o.goodput).toBe('79.9 %');
+    expect(o.young).toBe('27.2 min');
+    expect(o.verdict).toBe("Close to Young's optimum.");
+    expect(goodputOutputs({ ...base, intervalMinutes: 60 }).verdict).toMatch(/too rarely/);
+    expect(goodputOutputs({ ...base, intervalMinutes: 120 }).verdict).toMatch(/optimistic/);
+    expect(goodputOutputs({ ...base, intervalMinutes: 5 }).verdict).toMatch(/too often/);
+  });
+  it('says why an input cannot be computed', () => {
+    expect(goodputInputError(base)).toBeUndefined();
+    expect(goodputInputError({ ...base, gpus: 0 })).toMatch(/whole number/);
+    expect(goodputInputError({ ...base, intervalMinutes: Number.NaN })).toMatch(/every field/);
+    expect(goodputInputError({ ...base, restartMinutes: -1 })).toMatch(/negative/);
   });
 });

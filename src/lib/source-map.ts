@@ -352,6 +352,15 @@ const PRIMARY_SOURCES_1_TO_6: PrimaryCitation[] = [
   },
   {
     claim:
+      'All-to-all: NCCL has no dedicated collective; nccl-tests posts ncclSend/ncclRecv to every peer inside ncclGroupStart/ncclGroupEnd and reports busbw = algbw·(n−1)/n; pairwise exchange costs (n−1)α + (n−1)/n·Dβ',
+    chapter: C2,
+    anchor: 'all-to-all-the-collective-of-experts-and-sequence-shards',
+    source:
+      'NVIDIA/nccl-tests src/alltoall.cu, AlltoAllRunColl and AlltoAllGetBw; Thakur, Rabenseifner, Gropp 2005, "Optimization of Collective Communication Operations in MPICH" (IJHPCA 19(1)), the section on all-to-all (pairwise exchange for long messages)',
+    url: 'https://github.com/NVIDIA/nccl-tests/blob/master/src/alltoall.cu',
+  },
+  {
+    claim:
       'NCCL launches each collective as one CUDA thread block per channel (grid = nChannels), so an overlapped all-reduce runs on the same SMs as the backward kernels',
     chapter: C4,
     anchor: 'what-ddp-costs-and-when-it-scales-linearly',
@@ -839,7 +848,7 @@ const PRIMARY_SOURCES_7_TO_9: PrimaryCitation[] = [
     chapter: C9,
     anchor: 'checkpoint-interval-and-goodput',
     source:
-      'J. W. Young, "A first order approximation to the optimum checkpoint interval", Communications of the ACM 17(9), 1974, section 2; J. T. Daly, "A higher order estimate of the optimum checkpoint interval for restart dumps", Future Generation Computer Systems 22(3), 2006, section 3',
+      'J. W. Young, "A first order approximation to the optimum checkpoint interval", Communications of the ACM 17(9), 1974, abstract and main result T_opt = √(2·C·T_f); J. T. Daly, "A higher order estimate of the optimum checkpoint interval for restart dumps", Future Generation Computer Systems 22(3), 2006, abstract',
     url: 'https://doi.org/10.1145/361147.361115',
   },
   {

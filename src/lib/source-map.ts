@@ -724,6 +724,42 @@ const PRIMARY_SOURCES_7_TO_9: PrimaryCitation[] = [
     url: 'https://arxiv.org/abs/2005.14165',
   },
   {
+    claim:
+      'Critical batch as the loss falls: B_crit(L) ≈ B*/L^(1/α_B), B* ≈ 2·10⁸ tokens, α_B ≈ 0.21; GPT-3 ramps the batch linearly from 32k tokens over the first 4–12B tokens; Llama 3 405B: 4M tokens at sequence 4,096, 8M at 8,192 after 252M tokens, 16M after 2.87T',
+    chapter: C8,
+    anchor: 'batch-ramps-the-critical-batch-grows-as-the-loss-falls',
+    source:
+      'Kaplan et al. 2020, "Scaling Laws for Neural Language Models", §5.1 (Eq. 5.3); Brown et al. 2020, Appendix B; Dubey et al. 2024, "The Llama 3 Herd of Models", §3.4.1',
+    url: 'https://arxiv.org/abs/2001.08361',
+  },
+  {
+    claim:
+      'μP: with Adam the learning rate of hidden weights scales as 1/width and the output is multiplied by 1/width, so hyperparameters tuned on a narrow proxy transfer (μTransfer)',
+    chapter: C8,
+    anchor: 'hyperparameters-across-width-μp',
+    source:
+      'Yang et al. 2022, "Tensor Programs V: Tuning Large Neural Networks via Zero-Shot Hyperparameter Transfer" (arXiv:2203.03466), Table 3 (μP for Adam)',
+    url: 'https://arxiv.org/abs/2203.03466',
+  },
+  {
+    claim:
+      'GPT-3 trains with Adam β1 = 0.9, β2 = 0.95, ε = 1e-8; at scale per-coordinate gradients shrink towards ε and the update norm collapses, which a smaller AdamW ε prevents',
+    chapter: C8,
+    anchor: 'adams-β-and-ε-at-scale',
+    source:
+      'Brown et al. 2020, Appendix B; Wortsman et al. 2023, "Small-scale proxies for large-scale Transformer training instabilities" (arXiv:2309.14322), section 3.4 (AdamW epsilon)',
+    url: 'https://arxiv.org/abs/2309.14322',
+  },
+  {
+    claim:
+      'Warmup-stable-decay: warm up, hold the peak rate, decay in a short final phase where the loss drops sharply; stable-phase checkpoints can be continued or decayed',
+    chapter: C8,
+    anchor: 'warmup-stable-decay-schedules',
+    source:
+      'Hu et al. 2024, "MiniCPM: Unveiling the Potential of Small Language Models with Scalable Training Strategies" (arXiv:2404.06395), section 4 (WSD scheduler)',
+    url: 'https://arxiv.org/abs/2404.06395',
+  },
+  {
     claim: 'Hierarchical all-reduce arithmetic in the α–β model; NCCL latencies per step',
     chapter: C9,
     anchor: 'hierarchical-collectives-and-rails',

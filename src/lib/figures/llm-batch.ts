@@ -70,3 +70,18 @@ export function cosineLr(
   const floor = s.peak * s.finalFraction;
   return floor + ((s.peak - floor) * (1 + Math.cos(Math.PI * p))) / 2;
 }
+
+/** Llama 3's flagship, the model of the staged batch above. */
+export const LLAMA3_405B_PARAMS = 405e9;
+
+/** GPT-3's Adam settings (Brown et al. 2020, Appendix B) and PyTorch's default β₂ (torch.optim.Adam betas=(0.9, 0.999)). */
+export const GPT3_ADAM = { beta1: 0.9, beta2: 0.95, eps: 1e-8 } as const;
+export const TORCH_ADAM_DEFAULT_BETA2 = 0.999;
+
+/** Steps an exponential moving average with decay β remembers, 1/(1 − β). */
+export function emaMemorySteps(beta: number): number {
+  return 1 / (1 - beta);
+}
+
+/** LARS's trust coefficient η in You, Gitman and Ginsburg 2017 (Algorithm 1). */
+export const LARS_TRUST_COEFFICIENT = 0.001;

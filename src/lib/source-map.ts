@@ -67,7 +67,7 @@ export const SOURCE_MAP: SourceDocument[] = [
         topic:
           'Demo: a larger model under data parallelism (the book uses an MLP; the mechanics are the same for a transformer)',
         chapter: C4,
-        anchor: 'try-it-the-three-exercises',
+        anchor: 'try-it-six-exercises',
       },
       {
         topic: 'Demo: throughput benefits of more ranks',
@@ -343,12 +343,46 @@ const PRIMARY_SOURCES_1_TO_6: PrimaryCitation[] = [
   },
   {
     claim:
-      'FSDP CPU offload keeps parameter and gradient shards in host memory and runs the optimizer on the CPU (FSDP2 CPUOffloadPolicy pins host memory by default); ZeRO-Offload moves optimizer state, gradients and the Adam step to the CPU and keeps the half-precision parameters on the GPU; parameter offload is ZeRO-3 offload_param.',
+      'FSDP CPU offload keeps parameter and gradient shards in host memory and runs the optimizer on the CPU, so FSDP2\'s CPUOffloadPolicy ("offloads parameters, gradients, and optimizer states to CPU") moves all 16 bytes of the 4 + 4 + 8 layout (it pins host memory by default); ZeRO-Offload moves optimizer state, gradients and the Adam step to the CPU and keeps the half-precision parameters on the GPU; parameter offload is ZeRO-3 offload_param.',
     chapter: C6,
     anchor: 'cpu-offload-in-principle',
     source:
       'pytorch/pytorch torch/distributed/fsdp/api.py (CPUOffload docstring: "this offloads gradients to CPU as well, meaning that the optimizer step runs on CPU"), torch/distributed/fsdp/_fully_shard/_fsdp_api.py (CPUOffloadPolicy); microsoft/DeepSpeed docs/code-docs/source/zero3.rst, deepspeed/runtime/zero/offload_config.py',
     url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/fsdp/api.py',
+  },
+  {
+    claim:
+      'All-to-all: NCCL has no dedicated collective; nccl-tests posts ncclSend/ncclRecv to every peer inside ncclGroupStart/ncclGroupEnd and reports busbw = algbw·(n−1)/n; pairwise exchange costs (n−1)α + (n−1)/n·Dβ',
+    chapter: C2,
+    anchor: 'all-to-all-the-collective-of-experts-and-sequence-shards',
+    source:
+      'NVIDIA/nccl-tests src/alltoall.cu, AlltoAllRunColl and AlltoAllGetBw; Thakur, Rabenseifner, Gropp 2005, "Optimization of Collective Communication Operations in MPICH" (IJHPCA 19(1)), the section on all-to-all (pairwise exchange for long messages)',
+    url: 'https://github.com/NVIDIA/nccl-tests/blob/master/src/alltoall.cu',
+  },
+  {
+    claim:
+      'NCCL launches each collective as one CUDA thread block per channel (grid = nChannels), so an overlapped all-reduce runs on the same SMs as the backward kernels',
+    chapter: C4,
+    anchor: 'what-ddp-costs-and-when-it-scales-linearly',
+    source: 'NVIDIA/nccl src/enqueue.cc, ncclLaunchKernel (dim3 grid = {nChannels, 1, 1})',
+    url: 'https://github.com/NVIDIA/nccl/blob/master/src/enqueue.cc',
+  },
+  {
+    claim:
+      'Beyond two nodes NCCL prices rings (and trees) by the inter-node bandwidth of the graph, not the intra-node one: bw = nNodes <= 2 || collnet ? graphs[a]->bwIntra : graphs[a]->bwInter',
+    chapter: C6,
+    anchor: 'the-efficiency-equation',
+    source: 'NVIDIA/nccl src/graph/tuning.cc, ncclTopoTuneModel (busBw per algorithm and protocol)',
+    url: 'https://github.com/NVIDIA/nccl/blob/master/src/graph/tuning.cc',
+  },
+  {
+    claim:
+      "DDP all-reduces each bucket in the gradients' dtype (fp32 for fp32 parameters under autocast) unless a communication hook casts it (fp16_compress_hook, bf16_compress_hook), so the break-even table's bf16 gradients assume such a hook or bf16 parameters",
+    chapter: C6,
+    anchor: 'the-efficiency-equation',
+    source:
+      'pytorch/pytorch torch/distributed/algorithms/ddp_comm_hooks/default_hooks.py (allreduce_hook sends the bucket buffer as is; bf16_compress_hook casts to torch.bfloat16); torch/csrc/distributed/c10d/reducer.cpp (one bucket per dtype)',
+    url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/algorithms/ddp_comm_hooks/default_hooks.py',
   },
   {
     claim:
@@ -535,6 +569,32 @@ const PRIMARY_SOURCES_7_TO_9: PrimaryCitation[] = [
     url: 'https://arxiv.org/abs/2205.05198',
   },
   {
+    claim:
+      'Pipeline parallelism does not shrink activations: Megatron-LM estimates the first pipeline stage, multiplies the per-layer activations by all num_layers (L/p layers × p micro-batches in flight under 1F1B), by 1 + (p − 1)/(p·v) for the interleaved schedule, and by min(1, m/p) when fewer micro-batches than stages; with sequence parallelism and selective recomputation a layer keeps (18 + 4·ffn/h)·sbh = 34sbh, divided by t; without sequence parallelism sbh(10 + 24/t)',
+    chapter: C7,
+    anchor: 'sequence-context-and-pipeline-parallelism',
+    source:
+      'NVIDIA/Megatron-LM, megatron/training/theoretical_memory_usage.py, compute_activation_memory ("all calculations in this function are for the first pipeline stage") and compute_activation_memory_without_sp; Korthikanti et al. 2022, Table 2 and Eq. 4',
+    url: 'https://github.com/NVIDIA/Megatron-LM/blob/main/megatron/training/theoretical_memory_usage.py',
+  },
+  {
+    claim:
+      'Context parallelism splits the inputs and all activations along the sequence; attention all-gathers K and V (point-to-point in a ring, as ring attention), so the activation footprint per GPU is CP times smaller',
+    chapter: C7,
+    anchor: 'sequence-context-and-pipeline-parallelism',
+    source:
+      'NVIDIA/Megatron-LM, docs/source/api-guide/context_parallel.rst ("Context parallelism overview", "Context parallelism benefits")',
+    url: 'https://github.com/NVIDIA/Megatron-LM/blob/main/docs/source/api-guide/context_parallel.rst',
+  },
+  {
+    claim:
+      'PyTorch context parallel rotates K/V shards with all-gather (default) or all-to-all (set_rotate_method); DeepSpeed-Ulysses all-to-alls Q, K, V from sequence shards to head shards (scatter_idx heads, gather_idx sequence) and the output back',
+    chapter: C7,
+    anchor: 'sequence-context-and-pipeline-parallelism',
+    source: `${TORCH}, torch/distributed/tensor/experimental/_attention.py, context_parallel and set_rotate_method; microsoft/DeepSpeed, deepspeed/sequence/layer.py, DistributedAttention and _SeqAllToAll`,
+    url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/tensor/experimental/__init__.py',
+  },
+  {
     claim: 'Tensor parallelism: sbh(10 + 24/t + 5as/(ht))',
     chapter: C7,
     anchor: 'counting-the-bytes-of-one-layer',
@@ -591,7 +651,7 @@ const PRIMARY_SOURCES_7_TO_9: PrimaryCitation[] = [
   },
   {
     claim:
-      'MixedPrecisionPolicy: param_dtype for unsharded params, all-gather and compute; reduce_dtype for the gradient reduction; sharded params stay in the original dtype',
+      'MixedPrecisionPolicy: param_dtype for unsharded params, all-gather and compute; reduce_dtype for the gradient reduction; sharded params stay in the original dtype, so FSDP keeps no separate fp32 master copy (the docstring: "does not require any extra memory to keep a high-precision copy"), unlike DeepSpeed ZeRO\'s 2 + 2 + 12',
     chapter: C7,
     anchor: 'mixed-precision-in-practice',
     source: `${TORCH}, torch/distributed/fsdp/_fully_shard/_fsdp_api.py, MixedPrecisionPolicy`,
@@ -639,12 +699,13 @@ const PRIMARY_SOURCES_7_TO_9: PrimaryCitation[] = [
     url: 'https://arxiv.org/abs/2205.10287',
   },
   {
-    claim: 'LARS trust ratio; LAMB',
+    claim:
+      "LARS local learning rate λ_l = η·‖w_l‖/(‖∇L(w_l)‖ + β‖w_l‖), with η a trust coefficient (0.001) and the step γ·λ_l·(∇L + βw) scaled by the global rate γ; LAMB applies the ratio to Adam's update",
     chapter: C8,
     anchor: 'lars-and-lamb-a-rate-per-layer',
     source:
-      'You, Gitman, Ginsburg 2017, "Large Batch Training of Convolutional Networks"; You et al. 2020, "Large Batch Optimization for Deep Learning: Training BERT in 76 minutes", Algorithm 1 (LARS) and Algorithm 2 (LAMB)',
-    url: 'https://arxiv.org/abs/1904.00962',
+      'You, Gitman, Ginsburg 2017, "Large Batch Training of Convolutional Networks" (arXiv:1708.03888), section 3 (LARS, Algorithm 1, trust coefficient η); You et al. 2020, "Large Batch Optimization for Deep Learning: Training BERT in 76 minutes" (arXiv:1904.00962), Algorithm 2 (LAMB)',
+    url: 'https://arxiv.org/abs/1708.03888',
   },
   {
     claim:
@@ -663,11 +724,56 @@ const PRIMARY_SOURCES_7_TO_9: PrimaryCitation[] = [
     url: 'https://arxiv.org/abs/2005.14165',
   },
   {
+    claim:
+      'Critical batch as the loss falls: B_crit(L) ≈ B*/L^(1/α_B), B* ≈ 2·10⁸ tokens, α_B ≈ 0.21; GPT-3 ramps the batch linearly from 32k tokens over the first 4–12B tokens; Llama 3 405B: 4M tokens at sequence 4,096, 8M at 8,192 after 252M tokens, 16M after 2.87T',
+    chapter: C8,
+    anchor: 'batch-ramps-the-critical-batch-grows-as-the-loss-falls',
+    source:
+      'Kaplan et al. 2020, "Scaling Laws for Neural Language Models", §5.1 (Eq. 5.3); Brown et al. 2020, Appendix B; Dubey et al. 2024, "The Llama 3 Herd of Models", §3.4.1',
+    url: 'https://arxiv.org/abs/2001.08361',
+  },
+  {
+    claim:
+      'μP: with Adam the learning rate of hidden weights scales as 1/width and the output is multiplied by 1/width, so hyperparameters tuned on a narrow proxy transfer (μTransfer)',
+    chapter: C8,
+    anchor: 'hyperparameters-across-width-μp',
+    source:
+      'Yang et al. 2022, "Tensor Programs V: Tuning Large Neural Networks via Zero-Shot Hyperparameter Transfer" (arXiv:2203.03466), Table 3 (μP for Adam)',
+    url: 'https://arxiv.org/abs/2203.03466',
+  },
+  {
+    claim:
+      'GPT-3 trains with Adam β1 = 0.9, β2 = 0.95, ε = 1e-8; at scale per-coordinate gradients shrink towards ε and the update norm collapses, which a smaller AdamW ε prevents',
+    chapter: C8,
+    anchor: 'adams-β-and-ε-at-scale',
+    source:
+      'Brown et al. 2020, Appendix B; Wortsman et al. 2023, "Small-scale proxies for large-scale Transformer training instabilities" (arXiv:2309.14322), section 3.4 (AdamW epsilon)',
+    url: 'https://arxiv.org/abs/2309.14322',
+  },
+  {
+    claim:
+      'Warmup-stable-decay: warm up, hold the peak rate, decay in a short final phase where the loss drops sharply; stable-phase checkpoints can be continued or decayed',
+    chapter: C8,
+    anchor: 'warmup-stable-decay-schedules',
+    source:
+      'Hu et al. 2024, "MiniCPM: Unveiling the Potential of Small Language Models with Scalable Training Strategies" (arXiv:2404.06395), section 4 (WSD scheduler)',
+    url: 'https://arxiv.org/abs/2404.06395',
+  },
+  {
     claim: 'Hierarchical all-reduce arithmetic in the α–β model; NCCL latencies per step',
     chapter: C9,
     anchor: 'hierarchical-collectives-and-rails',
     source: 'NVIDIA/nccl, src/graph/tuning.cc hwLat (via src/lib/figures/link-presets.ts)',
     url: 'https://github.com/NVIDIA/nccl/blob/master/src/graph/tuning.cc',
+  },
+  {
+    claim:
+      "NCCL doubles a graph's channels only when its per-channel bandwidth bwIntra is at least 25 GB/s, never for the NVLS pattern, and not when ccMin > 80 with bwIntra < 50 and more than four channels; NVLS costs 25 µs per NVLink step against 0.6 µs for a ring step with LL, so it is a large-message algorithm and trees serve latency-bound sizes across nodes",
+    chapter: C9,
+    anchor: 'hierarchical-collectives-and-rails',
+    source:
+      'NVIDIA/nccl, src/graph/search.cc, ncclTopoDupChannels (called at the end of pass 1 of ncclTopoCompute); src/graph/tuning.cc, hwLatencies (NVLINK: NVLS Simple 25, Ring LL 0.6)',
+    url: 'https://github.com/NVIDIA/nccl/blob/master/src/graph/search.cc',
   },
   {
     claim:
@@ -717,6 +823,14 @@ const PRIMARY_SOURCES_7_TO_9: PrimaryCitation[] = [
   },
   {
     claim:
+      "FSDP2 reduce_dtype=None: the reduction follows the parameter's grad_dtype, unset meaning the original parameter dtype, independent of param_dtype (current main; older releases took param_dtype), so bf16 HSDP reductions need reduce_dtype=torch.bfloat16",
+    chapter: C9,
+    anchor: 'hsdp-shard-inside-a-node-replicate-across-nodes',
+    source: `${TORCH}, torch/distributed/fsdp/_fully_shard/_fsdp_api.py, MixedPrecisionPolicy docstring (reduce_dtype)`,
+    url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/fsdp/_fully_shard/_fsdp_api.py',
+  },
+  {
+    claim:
       'init_device_mesh(device_type, mesh_shape, *, mesh_dim_names=...) builds the 2-D ("replicate", "shard") mesh',
     chapter: C9,
     anchor: 'hsdp-shard-inside-a-node-replicate-across-nodes',
@@ -756,11 +870,56 @@ const PRIMARY_SOURCES_7_TO_9: PrimaryCitation[] = [
     url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/run.py',
   },
   {
-    claim: '419 unexpected interruptions in 54 days on 16,384 H100 GPUs',
+    claim:
+      "419 unexpected interruptions in 54 days on 16,384 H100 GPUs, from every cause (GPUs, network switches and cables, software bugs, host maintenance); GPU issues are 58.7 % of them, so the per-GPU figure the chapter derives is a share of the job's interruption rate, and the GPU-only figure is larger by 1/0.587",
     chapter: C9,
     anchor: 'stragglers-and-failures-at-thousands-of-gpus',
-    source: 'Dubey et al. 2024, "The Llama 3 Herd of Models", §3.3.4, Table 5',
+    source:
+      'Dubey et al. 2024, "The Llama 3 Herd of Models", §3.3.4 ("GPU issues are the largest category, accounting for 58.7% of all unexpected issues"), Table 5',
     url: 'https://arxiv.org/abs/2407.21783',
+  },
+  {
+    claim:
+      "Young's first-order optimal checkpoint interval √(2·C·M), C the checkpoint cost and M the mean time between failures; Daly's higher-order refinement",
+    chapter: C9,
+    anchor: 'checkpoint-interval-and-goodput',
+    source:
+      'J. W. Young, "A first order approximation to the optimum checkpoint interval", Communications of the ACM 17(9), 1974, abstract and main result T_opt = √(2·C·T_f); J. T. Daly, "A higher order estimate of the optimum checkpoint interval for restart dumps", Future Generation Computer Systems 22(3), 2006, abstract',
+    url: 'https://doi.org/10.1145/361147.361115',
+  },
+  {
+    claim:
+      'dcp.async_save first stages the state dict to CPU memory and then saves in a separate thread, so training stops only for the copy',
+    chapter: C9,
+    anchor: 'checkpoint-interval-and-goodput',
+    source: `${TORCH}, torch/distributed/checkpoint/state_dict_saver.py, async_save docstring`,
+    url: 'https://github.com/pytorch/pytorch/blob/main/torch/distributed/checkpoint/state_dict_saver.py',
+  },
+  {
+    claim:
+      "Flight recorder: TORCH_NCCL_TRACE_BUFFER_SIZE (events in the ring buffer, 0 disables), TORCH_NCCL_DUMP_ON_TIMEOUT (dump on watchdog timeout or exception, needs the buffer), TORCH_NCCL_DEBUG_INFO_TEMP_FILE and _PIPE_FILE, TORCH_NCCL_DESYNC_DEBUG (culprit rank of a desync), TORCH_NCCL_NAN_CHECK; fr_trace.py matches the ranks' dumps",
+    chapter: C9,
+    anchor: 'finding-a-hang',
+    source: `${TORCH}, docs/source/torch_nccl_environment_variables.md; torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp (environment variables); tools/flight_recorder/fr_trace.py`,
+    url: 'https://github.com/pytorch/pytorch/blob/main/docs/source/torch_nccl_environment_variables.md',
+  },
+  {
+    claim:
+      'Silent data corruption: processors that miscompute without an error, found in production fleets; Llama 3 lists it among its interruption causes',
+    chapter: C9,
+    anchor: 'silent-data-corruption',
+    source:
+      'Dixit et al. 2021, "Silent Data Corruptions at Scale" (arXiv:2102.11245), abstract; Hochschild et al. 2021, "Cores that don\'t count" (HotOS), abstract; Dubey et al. 2024, §3.3.4, Table 5',
+    url: 'https://arxiv.org/abs/2102.11245',
+  },
+  {
+    claim:
+      'torchtitan builds its mesh as ["pp", "dp_replicate", "dp_shard", "cp", "tp"], dropping size-1 dimensions, and shards with FSDP over dp_shard and cp flattened (dp_shard_cp); init_device_mesh numbers ranks row-major, so the last dimension holds consecutive ranks',
+    chapter: C9,
+    anchor: 'fsdp-on-a-device-mesh-with-tensor-pipeline-and-context-parallelism',
+    source:
+      'pytorch/torchtitan, torchtitan/distributed/parallel_dims.py, ParallelDims._build_mesh_without_ep; pytorch/pytorch torch/distributed/device_mesh.py, init_device_mesh (torch.arange(math.prod(mesh_shape)).view(mesh_shape))',
+    url: 'https://github.com/pytorch/torchtitan/blob/main/torchtitan/distributed/parallel_dims.py',
   },
   {
     claim: 'Local SGD / post-local SGD in PyTorch',

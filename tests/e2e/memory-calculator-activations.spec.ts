@@ -2,6 +2,7 @@ import { test, expect, type Locator } from '@playwright/test';
 import { fmtGB } from '../../src/lib/figures/format-quantities';
 import {
   ACTIVATION_FORMULA,
+  fitVerdict,
   perGpuWithActivations,
 } from '../../src/lib/figures/memory-calculator-text';
 import type { Recompute } from '../../src/lib/figures/activation-memory';
@@ -61,9 +62,31 @@ test('memory calculator: activations by keyboard, every recomputation mode, tota
   // A shape that does not divide says why instead of printing a number.
   await w.getByLabel('Attention heads (a)').fill('7');
   await expect(out(w, 'error')).toHaveText(
-    'The hidden size (12288) must divide evenly by the number of heads (7).',
+    `The hidden size (${A.hidden}) must divide evenly by the number of heads (7).`,
   );
-  await w.getByLabel('Attention heads (a)').fill('96');
+  await w.getByLabel('Attention heads (a)').fill(String(A.heads));
   await expect(out(w, 'error')).toBeHidden();
   await expectAxeCleanInBothThemesHere(page, { include: '[data-widget="memory-calculator"]' });
+});
+
+test('memory calculator: a per-GPU capacity line and a fits verdict that follow the inputs @pages', async ({
+  page,
+}) => {
+  await page.goto('/chapters/memory-and-zero/');
+  const w = page.locator('[data-widget="memory-calculator"]');
+  const total = () =>
+    perGpuWithActivations(zeroPerGpuBreakdown({ ...D }).total, A, A.recompute).total;
+  await expect(out(w, 'fits')).toHaveText(fitVerdict(total(), D.gpuMemory).text);
+  await expect(out(w, 'fits')).toHaveAttribute('data-fits', 'true');
+  await expect(out(w, 'capacity')).toHaveText(fmtGB(D.gpuMemory));
+  // A 40 GB GPU, typed from the keyboard: the verdict follows.
+  const memory = w.getByLabel('Memory per GPU (GB)');
+  await memory.focus();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.type('24');
+  await expect(out(w, 'fits')).toHaveText(fitVerdict(total(), 24e9).text);
+  await expect(out(w, 'fits')).toHaveAttribute('data-fits', 'false');
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.type('0');
+  await expect(out(w, 'error')).toHaveText('Enter the memory of one GPU in GB (more than 0).');
 });

@@ -120,6 +120,15 @@ export const GPT3_XL: Required<Omit<TransformerShape, 'micro' | 'tensorParallel'
   layers: 24,
 };
 
+/** GPT-3 6.7B from Brown et al. 2020, Table 2.1: 32 layers, d_model 4096, 32 heads (d_head 128), context 2048. */
+export const GPT3_6_7B_PARAMS = 6.7e9;
+export const GPT3_6_7B: Required<Omit<TransformerShape, 'micro' | 'tensorParallel'>> = {
+  seq: 2048,
+  hidden: 4096,
+  heads: 32,
+  layers: 32,
+};
+
 /** Micro-batches each rank runs (gradient accumulation) to reach its share of the global batch. */
 export function accumulationSteps(perRankSequences: number, micro: number): number {
   if (perRankSequences % micro !== 0)

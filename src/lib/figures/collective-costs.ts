@@ -85,3 +85,26 @@ export const CHAPTER2_CLUSTER = { nvls: 'h100-ndr', ring: 'h100-ndr-no-nvls' } a
 export function chapter2Preset(): ClusterPreset {
   return clusterPreset(CHAPTER2_CLUSTER.nvls);
 }
+
+/**
+ * All-to-all by pairwise exchange in the α–β model: n − 1 steps, each sending D/n to one peer, so
+ * (n−1)·α + (n−1)/n · D·β (Thakur, Rabenseifner and Gropp 2005, pairwise exchange for long messages). NCCL posts the
+ * n − 1 sends and receives as one group (nccl-tests src/alltoall.cu: ncclSend/ncclRecv between
+ * ncclGroupStart and ncclGroupEnd); nccl-tests reports its bus bandwidth with factor (n−1)/n.
+ */
+export function allToAllSeconds(bytes: number, n: number, link: AlphaBeta): number {
+  if (n <= 1) return 0;
+  return (n - 1) * link.alpha + (((n - 1) / n) * bytes) / link.bandwidth;
+}
+
+/** Share of each rank's all-to-all bytes addressed to other nodes: (n − g)/n for g GPUs per node. */
+export function allToAllOffNodeFraction(n: number, gpusPerNode: number): number {
+  return n <= gpusPerNode ? 0 : (n - gpusPerNode) / n;
+}
+
+/** Chapter 2's all-to-all example: 128 MiB per rank (a layer's tokens, routed to experts or re-split by heads). */
+export const CHAPTER2_ALL_TO_ALL = {
+  bytes: 128 * 2 ** 20,
+  worldSizes: [8, 64, 256],
+  gpusPerNode: 8,
+} as const;

@@ -20,6 +20,8 @@ export interface EstimatorInput {
   gpusPerNode: number;
   tokensPerGpu: number;
   mfu: number;
+  /** Bytes per gradient on the wire: 2 (bf16, a compression hook or bf16 gradients; the default) or 4 (plain DDP on fp32 parameters). */
+  gradBytes?: number;
 }
 
 export type EstimatorOutputs = Record<
@@ -72,6 +74,7 @@ export function estimate(i: EstimatorInput): StepEstimate {
     tokensPerGpu: i.tokensPerGpu,
     cluster: clusterShape(i.preset, i.nodes, i.gpusPerNode),
     mfu: i.mfu,
+    gradBytes: i.gradBytes,
   });
 }
 
@@ -92,6 +95,18 @@ export function estimatorOutputs(i: EstimatorInput): EstimatorOutputs {
     world: `${fmtInt(e.gpus)} GPU${e.gpus === 1 ? '' : 's'}`,
     verdict: VERDICT[e.bound],
   };
+}
+
+/** A preset's hardware in a few words, without the node count its description may carry. */
+export function presetHardware(id: string): string {
+  const p = clusterPreset(id);
+  const f = p.fabric;
+  const fabric =
+    f.kind === 'nvlink'
+      ? `NVLink ${f.generation}${f.nvls ? ' with NVLink SHARP' : ''}`
+      : `PCIe ${f.generation}.0`;
+  const nics = p.network.nicsPerNode.value;
+  return `${p.gpusPerNode.value}× ${p.gpu.name} on ${fabric}, ${nics}× ${p.network.name} NIC${nics === 1 ? '' : 's'} per node`;
 }
 
 /** The footnote for one preset: where each of its numbers comes from, and which NCCL the latencies are. */

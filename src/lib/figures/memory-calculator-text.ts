@@ -12,6 +12,7 @@ import {
   type Precision,
   type Strategy,
 } from './zero-memory';
+import { fmtGB } from './format-quantities';
 
 export function layoutNote(choice: {
   precision: Precision;
@@ -72,4 +73,18 @@ export function perGpuWithActivations(
   const perLayer = activationBytesPerLayer(x, recompute);
   const activations = perLayer * x.layers;
   return { perLayer, activations, total: modelStates + activations };
+}
+
+/** Whether the per-GPU total fits one GPU's memory, and by how much, as the calculator says it. */
+export function fitVerdict(
+  totalBytes: number,
+  gpuMemoryBytes: number,
+): { fits: boolean; text: string } {
+  const fits = totalBytes <= gpuMemoryBytes;
+  return {
+    fits,
+    text: fits
+      ? `Fits in ${fmtGB(gpuMemoryBytes)} per GPU, ${fmtGB(gpuMemoryBytes - totalBytes)} to spare before temporary buffers.`
+      : `Does not fit in ${fmtGB(gpuMemoryBytes)} per GPU: ${fmtGB(totalBytes - gpuMemoryBytes)} over.`,
+  };
 }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  allToAllSeconds,
+  allToAllOffNodeFraction,
   latencyBandwidthCrossover,
   ringBytesSentPerRank,
   rootBytesReceivedNaive,
@@ -10,6 +12,7 @@ import {
   clusterAllReduce,
 } from '../../../src/lib/figures/collective-costs';
 import { linkPreset } from '../../../src/lib/figures/link-presets';
+import { ringAllReduceSeconds } from '../../../src/lib/figures/all-reduce-time';
 
 describe('ring versus gather-to-one traffic', () => {
   it('a ring rank sends 2(n−1)/n · D: D at n = 2, 1.5 D at n = 4, approaching 2 D', () => {
@@ -65,5 +68,20 @@ describe("chapter 2's comparison with the cluster model", () => {
     expect(nvls.busbw).toBeGreaterThan(lineRate);
     expect(ring.algorithm).toBe('ring');
     expect(ring.busbw).toBeLessThan(lineRate);
+  });
+});
+
+describe('all-to-all in the α–β model', () => {
+  const link = { alpha: 10e-6, bandwidth: 50e9 };
+  it('pairwise exchange: (n−1)α + (n−1)/n·D/β, half an all-reduce of the same D', () => {
+    const d = 128 * 2 ** 20;
+    expect(allToAllSeconds(d, 8, link)).toBeCloseTo(7 * 10e-6 + ((7 / 8) * d) / 50e9, 12);
+    expect(allToAllSeconds(d, 8, link)).toBeCloseTo(ringAllReduceSeconds(d, 8, link) / 2, 12);
+    expect(allToAllSeconds(d, 1, link)).toBe(0);
+  });
+  it('sends (n − g)/n of its bytes off the node', () => {
+    expect(allToAllOffNodeFraction(8, 8)).toBe(0);
+    expect(allToAllOffNodeFraction(64, 8)).toBe(56 / 64);
+    expect(allToAllOffNodeFraction(256, 8)).toBeCloseTo(0.96875, 12);
   });
 });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  ESTIMATOR_PRESETS,
+  presetHardware,
   estimate,
   estimatorInputError,
   estimatorOutputs,
@@ -50,5 +52,26 @@ describe('communication estimator outputs', () => {
     expect(lines.some((l) => l.includes('NCCL 2.30.7'))).toBe(true);
     expect(lines.some((l) => l.includes('NVLink SHARP efficiency 0.85'))).toBe(true);
     expect(presetSources('rtx4090-pcie').some((l) => l.startsWith('Not modelled:'))).toBe(true);
+  });
+});
+
+describe('break-even table of chapter 6 (issue 32 item 4)', () => {
+  it('names the hardware without a node count and doubles the bytes for fp32 gradients', () => {
+    for (const p of ESTIMATOR_PRESETS) expect(presetHardware(p.id)).not.toMatch(/two nodes/i);
+    expect(presetHardware('h100-ndr')).toContain('NVLink SHARP');
+    expect(presetHardware('h100-ndr-no-nvls')).not.toContain('SHARP');
+    const base = {
+      params: 7e9,
+      preset: 'a100-100gbe',
+      nodes: 8,
+      gpusPerNode: 8,
+      tokensPerGpu: 4096,
+      mfu: 0.4,
+    };
+    const bf16 = estimate(base);
+    const fp32 = estimate({ ...base, gradBytes: 4 });
+    // Bandwidth-bound on 100 GbE: twice the bytes, about twice the break-even.
+    expect(fp32.breakEvenTokensPerGpu / bf16.breakEvenTokensPerGpu).toBeGreaterThan(1.9);
+    expect(fp32.breakEvenTokensPerGpu / bf16.breakEvenTokensPerGpu).toBeLessThanOrEqual(2);
   });
 });

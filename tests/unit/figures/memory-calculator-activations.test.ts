@@ -5,6 +5,7 @@ import {
   ACTIVATION_FORMULA,
   activationInputError,
   perGpuWithActivations,
+  fitVerdict,
 } from '../../../src/lib/figures/memory-calculator-text';
 import {
   ACTIVATION_CALCULATOR_DEFAULTS,
@@ -17,15 +18,17 @@ const shape = { ...GPT3_175B, micro: 1 };
 const sbh = 2048 * 12288;
 
 describe('memory calculator: activations per GPU (Korthikanti et al. 2022, Eq. 1 and §5)', () => {
-  it('defaults to GPT-3 175B’s shape as the paper lists it, micro-batch 1, selective recomputation', () => {
+  it('defaults to one real model, GPT-3 6.7B, with its own layer shape (Brown et al. 2020, Table 2.1), micro-batch 1, selective recomputation, on 80 GB GPUs', () => {
     expect(ACTIVATION_CALCULATOR_DEFAULTS).toEqual({
       seq: 2048,
-      hidden: 12288,
-      heads: 96,
-      layers: 96,
+      hidden: 4096,
+      heads: 32,
+      layers: 32,
       micro: 1,
       recompute: 'selective',
     });
+    expect(MEMORY_CALCULATOR_DEFAULTS.params).toBe(6.7e9);
+    expect(MEMORY_CALCULATOR_DEFAULTS.gpuMemory).toBe(80e9);
   });
 
   it('pins the three modes for GPT-3 175B: 5as/h = 80, so none keeps 114 sbh per layer, selective 34, full 2', () => {
@@ -46,14 +49,26 @@ describe('memory calculator: activations per GPU (Korthikanti et al. 2022, Eq. 1
     });
   });
 
-  it('adds activations whole to the sharded model states: the calculator’s default total per GPU', () => {
+  it('adds activations whole to the sharded model states: the calculator’s default total per GPU, and its verdict', () => {
     const states = zeroPerGpuBreakdown({ ...MEMORY_CALCULATOR_DEFAULTS }).total;
     const d = ACTIVATION_CALCULATOR_DEFAULTS;
     const got = perGpuWithActivations(states, d, d.recompute);
-    expect(got.total).toBe(states + 82_141_249_536);
+    // 34 · 2048 · 4096 bytes per layer × 32 layers = 9,126,805,504 B of activations.
+    expect(got.activations).toBe(9_126_805_504);
+    expect(got.total).toBe(states + 9_126_805_504);
+    // ZeRO-2, DeepSpeed layout, 6.7B on 8 GPUs: 2Ψ + 14Ψ/8 = 25.1 GB of states; 34.3 GB in all.
+    expect(fmtGB(got.total)).toBe('34.3 GB');
+    expect(fitVerdict(got.total, MEMORY_CALCULATOR_DEFAULTS.gpuMemory)).toEqual({
+      fits: true,
+      text: 'Fits in 80 GB per GPU, 45.7 GB to spare before temporary buffers.',
+    });
+    expect(fitVerdict(90e9, 80e9)).toEqual({
+      fits: false,
+      text: 'Does not fit in 80 GB per GPU: 10 GB over.',
+    });
     // Micro-batch is linear; so is sequence length outside the attention-score term.
     expect(perGpuWithActivations(0, { ...d, micro: 4 }, 'selective').activations).toBe(
-      4 * 82_141_249_536,
+      4 * 9_126_805_504,
     );
   });
 

@@ -99,6 +99,15 @@ import {
 } from '../../../src/lib/figures/operating-at-scale';
 import { commVolumePsi as psiOf } from '../../../src/lib/figures/comm-volume';
 import { chapterIds, readCards } from './card-files';
+import { HOP_LATENCY_US } from '../../../playground/simulation/nccl-constants';
+import {
+  activationBytesPerLayerPerGpu,
+  firstStageActivationBytes,
+} from '../../../src/lib/figures/activation-parallelism';
+import { allToAllOffNodeFraction } from '../../../src/lib/figures/collective-costs';
+import { goodput, goodputAtYoung, llama3PerGpuMtbf } from '../../../src/lib/figures/reliability';
+import { placeMesh } from '../../../src/lib/figures/device-mesh';
+import { criticalBatchTokens } from '../../../src/lib/figures/llm-batch';
 
 const cards = readCards();
 const ib = linkPreset('infiniband');
@@ -159,7 +168,41 @@ const bucketExample = assignBuckets(
 );
 
 /** Each numeric exercise's answer in base units (bytes, seconds, bytes/s, ratios as fractions, counts). */
+// Issue 32's cards: GPT-3 175B at t = 8 with sequence parallelism; the Llama 3 interruption rate.
+const gpt3Mb1 = { ...GPT3_175B, micro: 1 };
+const tp8 = { tensor: 8, sequenceParallel: false, context: 1 };
+const llamaJob = {
+  gpus: 16_384,
+  perGpuMtbfHours: llama3PerGpuMtbf().allCausesHours,
+  checkpointMinutes: 2,
+  restartMinutes: 10,
+};
+const mesh512 = placeMesh(
+  [
+    { name: 'pp', size: 4 },
+    { name: 'dp_shard', size: 8 },
+    { name: 'cp', size: 2 },
+    { name: 'tp', size: 8 },
+  ],
+  8,
+);
+
 const ANSWERS: Record<string, number> = {
+  'pipeline-activation-memory#0': firstStageActivationBytes(
+    gpt3Mb1,
+    { ...tp8, sequenceParallel: true },
+    'selective',
+    '1f1b',
+    { stages: 8, microBatches: 64 },
+  ),
+  'sequence-context-parallelism#0':
+    activationBytesPerLayerPerGpu(gpt3Mb1, tp8, 'selective') /
+    activationBytesPerLayerPerGpu(gpt3Mb1, { ...tp8, sequenceParallel: true }, 'selective'),
+  'all-to-all-cost#0': allToAllOffNodeFraction(64, 8),
+  'checkpoint-interval-goodput#0': goodputAtYoung(llamaJob).intervalMinutes * 60,
+  'checkpoint-interval-goodput#1': goodput({ ...llamaJob, intervalMinutes: 30 }).goodput,
+  'device-mesh-placement#0': mesh512.find((d) => d.name === 'dp_shard')!.nodesPerGroup,
+  'batch-ramp-critical-batch#0': criticalBatchTokens(2.0) / 1e6,
   'gradient-bytes-per-step#0': 7e9 * bytesPerParam('bf16-mixed', 'adam').grads,
   'largest-replicated-model#0': largestReplicatedModel(H100_MEMORY_BYTES, 'bf16-mixed', 'adam'),
   'ring-all-reduce-traffic#0': ringBytesSentPerRank(8, 1e9 * 2),
@@ -350,9 +393,10 @@ const QUOTED: Record<string, string[]> = {
     `$${unequal[1]}/16 = ${unequal[1]! / 16}$`,
   ],
   'cpu-offload': [
-    `${adam.optimizer} of the ${replicaBytesPerParam('bf16-mixed', 'adam')} bytes`,
-    `= ${gb(7e9 * (adam.params + adam.grads), 0)} for`,
+    `$${adam.params} + ${adam.grads} + ${adam.optimizer}$ bytes per parameter, the ${adam.optimizer} bytes`,
+    `= ${gb(7e9 * adam.params, 0)} of fp16 weights`,
     `= ${gb(7e9 * adam.optimizer, 0)}`,
+    `all ${replicaBytesPerParam('bf16-mixed', 'adam')} bytes of PyTorch's`,
     `${gb(7e9 * adam.grads, 0)} for 7B`,
     `about ${(pcie.bandwidth / 1e9).toFixed(1)} GB/s`,
     `at least ${((7e9 * adam.grads) / pcie.bandwidth).toFixed(2)} s`,
@@ -404,6 +448,8 @@ const QUOTED: Record<string, string[]> = {
     `saves about ${Math.round((1 - stepsToTarget(16, 1, 1) / stepsToTarget(8, 1, 1)) * 100)} % of the steps`,
   ],
   'hierarchical-all-reduce': [
+    // NCCL's tuner constants (tuning.cc hwLatencies), as the card quotes them.
+    `${HOP_LATENCY_US.nvlink.nvls.Simple} µs per step against ${HOP_LATENCY_US.nvlink.ring.LL} µs`,
     `**${2 * (16 - 1)}** steps`,
     `instead of ${2 * (128 - 1)}`,
     `about ${flatRingSeconds(14e9, cluster16x8).toFixed(2)} s on`,

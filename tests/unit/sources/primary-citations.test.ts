@@ -34,6 +34,7 @@ describe('primary citations of chapters 7–9', () => {
         [
           'counting-the-bytes-of-one-layer',
           'recomputation-full-and-selective',
+          'sequence-context-and-pipeline-parallelism',
           'mixed-precision-in-practice',
         ],
       ],
@@ -55,6 +56,10 @@ describe('primary citations of chapters 7–9', () => {
           'gradient-clipping-under-sharding',
           'sharded-checkpoints-and-resharding',
           'elastic-launch-and-restarts',
+          'checkpoint-interval-and-goodput',
+          'finding-a-hang',
+          'silent-data-corruption',
+          'fsdp-on-a-device-mesh-with-tensor-pipeline-and-context-parallelism',
           'stragglers-and-failures-at-thousands-of-gpus',
           'low-communication-data-parallelism',
         ],

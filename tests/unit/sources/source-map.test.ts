@@ -52,7 +52,7 @@ describe('source map', () => {
   it('every primary citation names a file, function or section and links to it', () => {
     for (const c of PRIMARY_SOURCES) {
       expect(c.source, c.claim).toMatch(
-        /\.(py|cc|cpp|cu|h)\b|section|§|Table \d|Algorithm \d|abstract|issue|comment/,
+        /\.(py|cc|cpp|cu|h|rst|md)\b|section|§|Table \d|Algorithm \d|abstract|issue|comment/,
       );
       expect(c.url, c.claim).toMatch(/^https:\/\//);
     }

@@ -101,6 +101,18 @@ export interface PlotPoint {
 export const VIRTUAL_LANES = ['compute', 'comm'] as const;
 export type VirtualLane = (typeof VIRTUAL_LANES)[number];
 
+/** What a virtual span is, for the timeline's colours, labels and legend. */
+export const VIRTUAL_SPAN_KINDS = [
+  'forward',
+  'backward',
+  'optimizer',
+  'compute',
+  'collective',
+  'p2p',
+  'idle',
+] as const;
+export type VirtualSpanKind = (typeof VIRTUAL_SPAN_KINDS)[number];
+
 /** Virtual trace spans a run keeps for its timeline (compute spans are merged per phase, so a step is a few spans). */
 export const MAX_VIRTUAL_TRACE_EVENTS = 20_000;
 
@@ -137,6 +149,17 @@ export interface VirtualTraceEvent {
   step: number;
   /** Modelled bytes of a collective (after any charge-as scaling). */
   bytes?: number;
+  // new, optional:
+  kind?: VirtualSpanKind;
+  /** Layer, bucket or FSDP unit index the span belongs to, when it has one. */
+  index?: number;
+  /** For collectives: the collective ('all-reduce', 'all-gather', 'reduce-scatter', 'broadcast', …) and how the model timed it. */
+  collective?: string;
+  algorithm?: string; // 'ring' | 'tree' | 'nvls' | …
+  protocol?: string; // 'LL' | 'LL128' | 'Simple'
+  busGBps?: number;
+  /** The configuration the program declared when the span ran (see VirtualStepRank.configuration). */
+  configuration?: string;
 }
 
 /** One rank's view of one step, in virtual seconds. */
@@ -157,6 +180,8 @@ export interface VirtualStepRank {
   peakFlops: number;
   /** What the step was charged as, when the program asked (say it on the page). */
   chargedAs?: { params: number; tokensPerStep: number };
+  /** The configuration the program declared for this step (`dist.simulation.configuration('overlap on')`); means are per configuration. */
+  configuration?: string;
 }
 
 /** A step of the whole world: a synchronous step ends when the slowest rank ends it. */

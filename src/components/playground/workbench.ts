@@ -246,13 +246,12 @@ export async function createWorkbench(root: HTMLElement, cfg: WorkbenchConfig): 
         if (simulated) {
           const name = describeSelection(simulated);
           summary.textContent = 'Timeline in virtual time: per rank, communication above compute';
-          renderVirtualTimeline(
-            body,
-            record.virtualTrace,
-            worldSize,
-            name,
-            record.virtualTraceTotal,
-          );
+          renderVirtualTimeline(body, record.virtualTrace, worldSize, {
+            clusterName: name,
+            total: record.virtualTraceTotal,
+            reportedSteps: record.virtualSteps.map((s) => s.step),
+            gpusPerNode: simulated.gpusPerNode,
+          });
           renderStepReport(stepReport, record.virtualSteps, name);
           stepReport.hidden = false;
         } else {

@@ -7,6 +7,7 @@ import {
   PLOT_KINDS,
   MAX_PLOT_NAME,
   VIRTUAL_LANES,
+  VIRTUAL_SPAN_KINDS,
   type ClusterEvent,
   type PlotPoint,
   type TraceEvent,
@@ -76,6 +77,16 @@ function virtualTraceEvent(raw: unknown, rank: number): VirtualTraceEvent | null
   };
   const bytes = optional(e.bytes, isNumber);
   if (bytes !== undefined) out.bytes = bytes;
+  // The timeline's optional detail, each field checked and a string capped like a plot's names.
+  if (isOneOf(VIRTUAL_SPAN_KINDS, e.kind)) out.kind = e.kind;
+  for (const k of ['index', 'busGBps'] as const) {
+    const v = optional(e[k], isNumber);
+    if (v !== undefined) out[k] = v;
+  }
+  for (const k of ['collective', 'algorithm', 'protocol', 'configuration'] as const) {
+    const v = optional(e[k], isString);
+    if (v !== undefined) out[k] = v.slice(0, MAX_PLOT_NAME);
+  }
   return out;
 }
 

@@ -101,18 +101,6 @@ export interface PlotPoint {
 export const VIRTUAL_LANES = ['compute', 'comm'] as const;
 export type VirtualLane = (typeof VIRTUAL_LANES)[number];
 
-/** What a virtual span is, for the timeline's colours, labels and legend. */
-export const VIRTUAL_SPAN_KINDS = [
-  'forward',
-  'backward',
-  'optimizer',
-  'compute',
-  'collective',
-  'p2p',
-  'idle',
-] as const;
-export type VirtualSpanKind = (typeof VIRTUAL_SPAN_KINDS)[number];
-
 /** Virtual trace spans a run keeps for its timeline (compute spans are merged per phase, so a step is a few spans). */
 export const MAX_VIRTUAL_TRACE_EVENTS = 20_000;
 
@@ -137,11 +125,23 @@ export interface SimulatedClusterOptions {
   efficiency?: number;
 }
 
+/** What a virtual span is, for the timeline's colours, labels and legend. */
+export const VIRTUAL_SPAN_KINDS = [
+  'forward',
+  'backward',
+  'optimizer',
+  'compute',
+  'collective',
+  'p2p',
+  'idle',
+] as const;
+export type VirtualSpanKind = (typeof VIRTUAL_SPAN_KINDS)[number];
+
 /** One span of virtual time on one rank's lane, in seconds since the run started. */
 export interface VirtualTraceEvent {
   rank: number;
   lane: VirtualLane;
-  /** 'forward', 'backward', 'optimizer', 'compute', or the collective, e.g. 'allReduce 4.2 MB'. */
+  /** Human label: 'forward', 'backward (layer 3)', 'bucket 2 all-reduce', 'unit 4 all-gather', 'optimizer'. */
   name: string;
   start: number;
   end: number;
@@ -149,14 +149,15 @@ export interface VirtualTraceEvent {
   step: number;
   /** Modelled bytes of a collective (after any charge-as scaling). */
   bytes?: number;
-  // new, optional:
   kind?: VirtualSpanKind;
   /** Layer, bucket or FSDP unit index the span belongs to, when it has one. */
   index?: number;
   /** For collectives: the collective ('all-reduce', 'all-gather', 'reduce-scatter', 'broadcast', …) and how the model timed it. */
   collective?: string;
-  algorithm?: string; // 'ring' | 'tree' | 'nvls' | …
-  protocol?: string; // 'LL' | 'LL128' | 'Simple'
+  /** 'ring' | 'tree' | 'nvls' | … */
+  algorithm?: string;
+  /** 'LL' | 'LL128' | 'Simple' */
+  protocol?: string;
   busGBps?: number;
   /** The configuration the program declared when the span ran (see VirtualStepRank.configuration). */
   configuration?: string;
@@ -179,8 +180,18 @@ export interface VirtualStepRank {
   /** The GPU's peak FLOP/s the MFU is taken against (bf16 tensor cores). */
   peakFlops: number;
   /** What the step was charged as, when the program asked (say it on the page). */
-  chargedAs?: { params: number; tokensPerStep: number };
-  /** The configuration the program declared for this step (`dist.simulation.configuration('overlap on')`); means are per configuration. */
+  chargedAs?: {
+    params: number;
+    tokensPerStep: number;
+    /** The named architecture whose parameter list cut the buckets and units, e.g. 'llama-2-7b'. */
+    model?: string;
+    /** Which collective sizes were charged, e.g. '515 DDP buckets (1 MiB first, 25 MiB cap), 13.5 GB'. */
+    sizes?: string;
+  };
+  /**
+   * The configuration the program declared with `dist.simulation.configuration(name)` when the step ran
+   * (e.g. 'overlap off', 'overlap on'): reports take means per configuration, never across them.
+   */
   configuration?: string;
 }
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { chromeTrace, traceThreadId } from '../../../playground/cluster/chrome-trace.ts';
 import type { VirtualTraceEvent } from '../../../playground/contract/protocol.ts';
 import { virtualSpanInfo } from '../../../playground/cluster/virtual-span-info.ts';
+import { eventFromRank } from '../../../playground/cluster/rank-events.ts';
 
 // Spans as today's runtime sends them (name + lane only) and as the richer contract allows.
 const spans: VirtualTraceEvent[] = [
@@ -142,5 +143,28 @@ describe('virtualSpanInfo: reads new spans as they are and old ones from their n
     expect(virtualSpanInfo({ lane: 'compute', name: 'step', kind: 'optimizer' }).kind).toBe(
       'optimizer',
     );
+  });
+});
+
+describe("a virtual span's detail crosses the rank's channel", () => {
+  it('keeps the valid optional fields and drops malformed ones', () => {
+    const e = eventFromRank(
+      {
+        type: 'virtual-trace',
+        events: [
+          { ...spans[4], rank: 9 },
+          { ...spans[0], kind: 'nap', index: 'two', busGBps: Number.NaN, algorithm: 7 },
+        ],
+      },
+      2,
+    );
+    expect(e).toEqual({
+      type: 'virtual-trace',
+      rank: 2,
+      events: [
+        { ...spans[4], rank: 2 },
+        { ...spans[0], rank: 2 },
+      ],
+    });
   });
 });

@@ -12,7 +12,7 @@ export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 const BACKENDS = BACKEND_CHOICES.filter((b) => b !== 'webgpu');
 
 export const USAGE = `usage: npm run ranks -- run <file.ts> [--world N] [--backend ${BACKENDS.join('|')}] [--timeout ms]
-                          [--cluster <preset> [--nodes N] [--gpus-per-node G]]
+                          [--cluster <preset> [--nodes N] [--gpus-per-node G] [--trace out.json]]
        npm run ranks -- twin <playground.ts> [--helper]     print a playground's PyTorch twin
        npm run ranks -- presets                             list the simulated GPU clusters
        npm run ranks -- predict <collective> --cluster <preset> [--nodes N] [--gpus-per-node G] --bytes S
@@ -23,10 +23,12 @@ export const USAGE = `usage: npm run ranks -- run <file.ts> [--world N] [--backe
   --cluster P    run in virtual time on a simulated cluster (${PRESET_IDS.join(', ')}); the world is
                  nodes × GPUs per node (the preset's defaults unless given), and the run prints its
                  virtual step times. Without it a run is real time on this machine.
+  --trace F      with --cluster: write the run's virtual trace to F as Chrome trace-event JSON
+                 (open it in ui.perfetto.dev; one row per rank's compute and comm stream).
 
 Safety: the program runs as you, on your machine. Ranks start under Node's permission model:
 they may read only this project's files and the program itself, and may not write files, start
-processes or load native add-ons. Node 22 does not restrict the network, so a program can still
+processes or load native add-ons (with --trace, they may write that one file). Node 22 does not restrict the network, so a program can still
 make network requests. Run only programs you would run yourself.`;
 
 export interface CliArgs {
@@ -35,6 +37,8 @@ export interface CliArgs {
   backend: BackendChoice;
   timeoutMs: number;
   cluster?: SimulatedClusterOptions;
+  /** Where to write the virtual trace (Chrome trace-event JSON); needs `cluster`. */
+  trace?: string;
 }
 
 /** A command line that cannot run: the message says why, and the CLI prints usage and exits 2. */
@@ -71,6 +75,7 @@ export function parseCliArgs(argv: string[]): CliArgs | 'help' {
     } else if (flag === '--cluster') preset = value;
     else if (flag === '--nodes') nodes = integerIn(flag, value, 1, MAX_WORLD_SIZE);
     else if (flag === '--gpus-per-node') gpusPerNode = integerIn(flag, value, 1, MAX_WORLD_SIZE);
+    else if (flag === '--trace') args.trace = value;
     else if (flag === '--timeout') args.timeoutMs = integerIn(flag, value, 1, MAX_TIMEOUT_MS);
     else if (flag === '--backend') {
       if (!(BACKENDS as readonly string[]).includes(value))
@@ -81,6 +86,10 @@ export function parseCliArgs(argv: string[]): CliArgs | 'help' {
   if (preset === undefined) {
     if (nodes !== undefined || gpusPerNode !== undefined)
       throw new UsageError('--nodes and --gpus-per-node need --cluster <preset>');
+    if (args.trace !== undefined)
+      throw new UsageError(
+        '--trace needs --cluster <preset>: only a simulated run has a virtual trace',
+      );
     return args;
   }
   let shape;

@@ -4,9 +4,10 @@
  * program on N worker-thread ranks and prints every line as `[rank k] …`, then every `plot` chart as a table.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { chromeTrace } from '../cluster/chrome-trace.ts';
 import { runProgram } from '../cluster/node.ts';
 import { plotsText } from '../cluster/plot-series.ts';
 import type { ClusterEvent } from '../cluster/protocol.ts';
@@ -36,11 +37,12 @@ function print(e: ClusterEvent): void {
  * the program file, no writes, no child processes, no add-ons (worker threads stay allowed: they
  * are the ranks, and they inherit the same limits).
  */
-function rerunWithPermissions(programPath: string): number {
+function rerunWithPermissions(programPath: string, tracePath?: string): number {
   const flags = [
     '--permission',
     `--allow-fs-read=${projectRoot}`,
     `--allow-fs-read=${programPath}`,
+    ...(tracePath ? [`--allow-fs-write=${tracePath}`] : []),
     '--allow-worker',
     '--disable-warning=SecurityWarning',
   ];
@@ -82,7 +84,9 @@ async function main(): Promise<number> {
     process.stderr.write(`cannot read ${path}\n`);
     return 2;
   }
-  if (!(process as { permission?: unknown }).permission) return rerunWithPermissions(path);
+  const tracePath = args.trace === undefined ? undefined : resolve(process.cwd(), args.trace);
+  if (!(process as { permission?: unknown }).permission)
+    return rerunWithPermissions(path, tracePath);
   // Lines stream as they arrive; the verdict comes from the run's record, as on the page.
   const { record } = await runProgram(
     {
@@ -99,6 +103,22 @@ async function main(): Promise<number> {
   if (record.plots.length)
     process.stdout.write(`\n${plotsText(record.plots, record.plotTotal).join('\n')}`);
   for (const line of timeReport(record)) process.stdout.write(`${line}\n`);
+  if (tracePath && args.cluster) {
+    const { preset, nodes, gpusPerNode } = args.cluster;
+    const trace = chromeTrace(record.virtualTrace, {
+      worldSize: args.world,
+      gpusPerNode,
+      cluster: `${preset}, ${nodes} node${nodes === 1 ? '' : 's'} × ${gpusPerNode} GPUs`,
+    });
+    writeFileSync(tracePath, JSON.stringify(trace));
+    const kept =
+      record.virtualTraceTotal > record.virtualTrace.length
+        ? ` (the first ${record.virtualTrace.length} of ${record.virtualTraceTotal} spans)`
+        : '';
+    process.stdout.write(
+      `virtual trace written to ${args.trace}${kept}: open it in ui.perfetto.dev\n`,
+    );
+  }
   if (result.reason === 'compile-error')
     process.stderr.write(
       `${args.file}:${result.error?.line ?? '?'}:${result.error?.column ?? '?'} ${result.error?.message}\n`,

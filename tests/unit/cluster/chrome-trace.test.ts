@@ -3,6 +3,7 @@ import { chromeTrace, traceThreadId } from '../../../playground/cluster/chrome-t
 import type { VirtualTraceEvent } from '../../../playground/contract/protocol.ts';
 import { virtualSpanInfo } from '../../../playground/cluster/virtual-span-info.ts';
 import { eventFromRank } from '../../../playground/cluster/rank-events.ts';
+import { parseCliArgs } from '../../../playground/cli/cli-args.ts';
 
 // Spans as today's runtime sends them (name + lane only) and as the richer contract allows.
 const spans: VirtualTraceEvent[] = [
@@ -166,5 +167,15 @@ describe("a virtual span's detail crosses the rank's channel", () => {
         { ...spans[0], rank: 2 },
       ],
     });
+  });
+});
+
+describe('npm run ranks -- run … --trace out.json', () => {
+  it('takes a trace path with --cluster and refuses it without', () => {
+    const args = parseCliArgs(['run', 'a.ts', '--cluster', 'h100-ndr', '--trace', 'out.json']);
+    expect(args).toMatchObject({ trace: 'out.json', cluster: { preset: 'h100-ndr' } });
+    expect(() => parseCliArgs(['run', 'a.ts', '--trace', 'out.json'])).toThrow(
+      /--trace needs --cluster/,
+    );
   });
 });

@@ -60,6 +60,19 @@ test('the virtual timeline shows a bucket all-reduce overlapping backward, by st
   await root.getByLabel('GPUs per node').selectOption('2');
   await root.getByLabel('Nodes').selectOption('1');
   await runAndWait(root, { timeout: 150_000 });
+  // Which clock: the output says it, next to its buttons.
+  await expect(root.locator('.pg-clock-note')).toContainText('virtual time on a100-hdr');
+  // The panes give each rank room (two columns at most), and Combined view really replaces them.
+  const paneWidth = (await root.locator('[data-rank="0"]').boundingBox())!.width;
+  expect(paneWidth).toBeGreaterThan(300);
+  await root.getByRole('button', { name: 'Combined view' }).click();
+  await expect(root.locator('.pg-combined')).toBeVisible();
+  await expect(root.locator('.pg-panes')).toBeHidden();
+  await expect(root.locator('[data-rank="0"]')).toBeHidden();
+  await root.getByRole('button', { name: 'Combined view' }).click();
+  await expect(root.locator('[data-rank="0"]')).toBeVisible();
+  await expect(root.locator('.pg-combined')).toBeHidden();
+
   const timeline = root.locator('.pg-timeline');
   await timeline.locator('summary').click();
 
@@ -186,4 +199,27 @@ test('the virtual timeline shows a bucket all-reduce overlapping backward, by st
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   const label = (await root.locator('.pg-tl-view .pg-lane-label').first().boundingBox())!;
   expect(label.height).toBeGreaterThanOrEqual(8); // text no smaller than ~9 px on a phone
+});
+
+test("chapter 3's scaling plot: ticking Overlap redraws the caption and the table with the curve @pages", async ({
+  page,
+}) => {
+  await page.goto('/chapters/data-parallel-from-scratch/');
+  const w = page.locator('ranks-scaling-plot');
+  const caption = w.locator('figcaption');
+  await expect(caption).toContainText('without overlap 64 ranks keep');
+  await expect(caption).toContainText('on 1 to 8 nodes of 8× A100');
+  await expect(caption).not.toContainText('Two nodes');
+  const lastRow = w.locator('.sc-table tbody tr').last();
+  const before = await lastRow.locator('td').allTextContents();
+  await w.getByLabel('Overlap the all-reduce with the backward pass').check();
+  await expect(caption).toContainText(
+    'with the all-reduce overlapped behind the backward pass 64 ranks keep',
+  );
+  await expect(lastRow.locator('td').nth(5)).not.toHaveText(before[5]!);
+  // The caption's percentage is the table's last row.
+  const pct = await lastRow.locator('td').nth(5).textContent();
+  await expect(caption).toContainText(`64 ranks keep ${pct} of linear scaling`);
+  await w.getByLabel('Overlap the all-reduce with the backward pass').uncheck();
+  await expect(lastRow.locator('td')).toHaveText(before);
 });

@@ -171,6 +171,7 @@ export async function createWorkbench(root: HTMLElement, cfg: WorkbenchConfig): 
     const code = getCode();
     output.root.hidden = false;
     output.reset(worldSize);
+    output.setClock(simulated ? describeSelection(simulated) : null);
     output.clearNotices();
     markErrors([]);
     timeline.hidden = true;

@@ -16,7 +16,7 @@ import torch.nn.functional as F
 from torch.distributed.fsdp import fully_shard
 from torch.profiler import profile
 
-from ranks_twin import Lcg, fixed, fsdp_gloo_sum, fsdp_mesh, js_str, mlp, say, say_clock, start, finish
+from ranks_twin import Lcg, fixed, fsdp_gloo_sum, fsdp_mesh, js_str, mlp, say, start, finish
 
 rank, world, device = start()
 widths, lr = [64, 64, 64, 64, 64, 64, 64], 0.05
@@ -56,7 +56,6 @@ for e in prof.events():
     if m and m.group(2) in unit_of:
         spans.append((e.time_range.start / 1000, e.time_range.end / 1000, m.group(1), unit_of[m.group(2)]))
 spans.sort()
-say_clock()
 if rank == 0:
     t0 = spans[0][0]
     for s, e, what, u in spans:

@@ -33,13 +33,6 @@ const events = fsdp.timeline.flatMap((s) =>
 );
 events.sort((a, b) => a.t - b.t);
 if (dist.rank === 0) {
-  // fsdp.timeline is stamped with this machine's clock as the work runs here; on a simulated cluster the
-  // model times the same work later, so these stay real times and the page's timeline shows the virtual ones.
-  console.log(
-    dist.simulation
-      ? "times: wall clock, measured on this machine, not the cluster's virtual time (the trace is stamped as the work runs here; the timeline under the output shows this step in virtual time)"
-      : 'times: wall clock, measured on this machine',
-  );
   const t0 = events[0]!.t;
   for (const e of events) console.log(`${(e.t - t0).toFixed(1).padStart(7)} ms  ${e.what}`);
 }

@@ -111,7 +111,7 @@ export class OutputView {
    */
   setClock(simulated: string | null): void {
     this.clockNote.textContent = simulated
-      ? `Clock: virtual time on ${simulated} for the step report, the timeline and dist.simulation.now(); performance.now() in a program is still this machine's wall clock.`
+      ? `Clock: virtual time on ${simulated} for the step report, the timeline and dist.simulation.now(). A program's own timer (performance.now(), a wrapper's .timeline) still reads this machine's wall clock: it is read as the work runs here, before the cluster model has timed it.`
       : 'Clock: this machine’s wall clock (real time; the ranks share its cores).';
   }
 

@@ -103,7 +103,8 @@ def _finish_trace():
         say(f"torch.profiler trace of every rank written to {path}: open it in ui.perfetto.dev")
 
 
-# A collective kernel on a GPU stream: NCCL's kernels are named ncclKernel_… / ncclDevKernel_… (src/device/common.h).
+# A collective kernel on a GPU stream: NCCL names its kernels ncclDevKernel_<coll>_… (NVIDIA/nccl src/device/generate.py,
+# paste("_", "ncclDevKernel", ...)); any kernel whose name starts with "nccl" is taken as NCCL's.
 _NCCL_KERNEL = ("nccl",)
 
 

@@ -20,7 +20,7 @@ legacy = lambda: [
 kineto = {"traceEvents": [
     {"name": "aten::mm", "ph": "X", "cat": "cpu_op", "ts": 1700000000100, "dur": 9, "pid": 7, "tid": 7},
     {"name": "ampere_sgemm_128x64_nn", "ph": "X", "cat": "kernel", "ts": 1700000000110, "dur": 30, "pid": 0, "tid": 7},
-    {"name": "ncclKernel_AllReduce_RING_LL_Sum_float", "ph": "X", "cat": "kernel", "ts": 1700000000120, "dur": 40, "pid": 0, "tid": 20},
+    {"name": "ncclDevKernel_AllReduce_Sum_f32_RING_LL", "ph": "X", "cat": "kernel", "ts": 1700000000120, "dur": 40, "pid": 0, "tid": 20},
     {"name": "flow", "ph": "s", "ts": 1700000000100, "pid": 7, "tid": 7, "id": 1},
 ]}
 json.dump(merge_rank_traces([legacy(), legacy(), kineto, legacy()], 2), sys.stdout)
@@ -75,7 +75,7 @@ describe('the twins write their torch.profiler trace in the shape of the page’
       // GPU (Kineto): kernels only, NCCL's on the comm stream.
       expect(x(2)).toEqual([
         ['ampere_sgemm_128x64_nn', 'compute', 0, 30],
-        ['ncclKernel_AllReduce_RING_LL_Sum_float', 'comm', 10, 40],
+        ['ncclDevKernel_AllReduce_Sum_f32_RING_LL', 'comm', 10, 40],
       ]);
     },
   );

@@ -77,16 +77,11 @@ function virtualTraceEvent(raw: unknown, rank: number): VirtualTraceEvent | null
   };
   const bytes = optional(e.bytes, isNumber);
   if (bytes !== undefined) out.bytes = bytes;
-  // The timeline's optional detail, each field checked and a string capped like a plot's names.
   if (isOneOf(VIRTUAL_SPAN_KINDS, e.kind)) out.kind = e.kind;
-  for (const k of ['index', 'busGBps'] as const) {
-    const v = optional(e[k], isNumber);
-    if (v !== undefined) out[k] = v;
-  }
-  for (const k of ['collective', 'algorithm', 'protocol', 'configuration'] as const) {
-    const v = optional(e[k], isString);
-    if (v !== undefined) out[k] = v.slice(0, MAX_PLOT_NAME);
-  }
+  if (isNumber(e.index)) out.index = e.index;
+  if (isNumber(e.busGBps)) out.busGBps = e.busGBps;
+  for (const k of ['collective', 'algorithm', 'protocol', 'configuration'] as const)
+    if (isString(e[k])) out[k] = e[k];
   return out;
 }
 
@@ -109,7 +104,13 @@ function virtualStep(raw: unknown, rank: number): VirtualStepRank | null {
   for (const k of STEP_NUMBERS) out[k] = e[k] as number;
   const c = e.chargedAs as Record<string, unknown> | undefined;
   if (c && isNumber(c.params) && isNumber(c.tokensPerStep))
-    out.chargedAs = { params: c.params, tokensPerStep: c.tokensPerStep };
+    out.chargedAs = {
+      params: c.params,
+      tokensPerStep: c.tokensPerStep,
+      ...(isString(c.model) ? { model: c.model } : {}),
+      ...(isString(c.sizes) ? { sizes: c.sizes } : {}),
+    };
+  if (isString(e.configuration)) out.configuration = e.configuration;
   return out;
 }
 

@@ -230,7 +230,7 @@ export async function createWorkbench(root: HTMLElement, cfg: WorkbenchConfig): 
       } else {
         cfg.setStatus(
           result.ok
-            ? `Finished in ${secs}${simulated ? ' of real time' : ''} on ${where}.`
+            ? `Finished in ${secs} of real time on ${where}.`
             : `Failed after ${secs}: see the rank panes.`,
         );
       }

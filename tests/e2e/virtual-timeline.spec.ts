@@ -134,7 +134,12 @@ test('the virtual timeline shows a bucket all-reduce overlapping backward, by st
     .evaluateAll((bs) => bs.map((b) => b.getAttribute('aria-label')!));
   expect(names.every((n) => /^rank \d+, (comm|compute): \S/.test(n))).toBe(true);
   expect(names.some((n) => /compute: backward/.test(n))).toBe(true);
-  await root.locator('.pg-tl-view .pg-bar[data-collective="all-reduce"]').first().focus();
+  // Hover shows the detail (focus does too, once a step has few enough bars to tab through).
+  const allReduces = root.locator('.pg-tl-view .pg-bar[data-collective="all-reduce"]');
+  const widths = await allReduces.evaluateAll((bs) =>
+    bs.map((b) => Number(b.getAttribute('width'))),
+  );
+  await allReduces.nth(widths.indexOf(Math.max(...widths))).hover();
   await expect(root.locator('.pg-tl-detail')).toContainText(/all-reduce.*B/);
   await expect(root.locator('.pg-tl-detail')).toContainText('virtual');
   // A legend entry for every colour drawn.

@@ -25,17 +25,18 @@ export function stepNumbers(spans: readonly TimedSpan[]): number[] {
 }
 
 /**
- * The step the timeline opens on: the last step the step report lists (a whole, steady-state step),
- * else the last step with spans, else the whole run.
+ * The step the timeline opens on: the last step the step report lists that moved bytes (a whole training
+ * step, where overlap shows; a trailing forward + backward alone, as under noSync, has no comm lane to
+ * read), else the last reported step, else the last step with spans, else the whole run.
  */
-export function defaultStep(steps: readonly number[], reported: readonly number[]): StepChoice {
-  for (let i = reported.length - 1; i >= 0; i--)
-    if (steps.includes(reported[i]!)) return reported[i]!;
-  return steps.at(-1) ?? 'all';
-}
-
-export function spansOf<S extends TimedSpan>(spans: readonly S[], step: StepChoice): S[] {
-  return step === 'all' ? spans.slice() : spans.filter((s) => s.step === step);
+export function defaultStep(
+  steps: readonly number[],
+  reported: readonly number[],
+  communicated: ReadonlySet<number> = new Set(),
+): StepChoice {
+  const listed = reported.filter((s) => steps.includes(s));
+  for (let i = listed.length - 1; i >= 0; i--) if (communicated.has(listed[i]!)) return listed[i]!;
+  return listed.at(-1) ?? steps.at(-1) ?? 'all';
 }
 
 /** First start and last end of some spans ([0, 0] for none). */

@@ -104,7 +104,8 @@ export function renderVirtualTimeline(
     return { span, info, description };
   });
   const steps = stepNumbers(all.map((d) => d.span));
-  let step: StepChoice = defaultStep(steps, options.reportedSteps ?? []);
+  const communicated = new Set(all.filter((d) => d.span.lane === 'comm').map((d) => d.span.step));
+  let step: StepChoice = defaultStep(steps, options.reportedSteps ?? [], communicated);
   let shown: Drawn[] = [];
   let bounds: [number, number] = [0, 1];
   let view: Window = { from: 0, to: 1 };
@@ -116,7 +117,15 @@ export function renderVirtualTimeline(
   pickLabel.textContent = 'Step ';
   const picker = document.createElement('select');
   picker.className = 'pg-tl-step';
-  for (const s of steps) picker.add(new Option(`step ${s}`, String(s)));
+  // A program that runs several set-ups names each (dist.simulation.configuration): the picker says which.
+  const configurationOf = new Map<number, string>();
+  for (const d of all)
+    if (d.span.configuration && !configurationOf.has(d.span.step))
+      configurationOf.set(d.span.step, d.span.configuration);
+  for (const s of steps) {
+    const c = configurationOf.get(s);
+    picker.add(new Option(c ? `step ${s} (${c})` : `step ${s}`, String(s)));
+  }
   picker.add(new Option('all steps', 'all'));
   picker.value = String(step);
   pickLabel.append(picker);

@@ -20,6 +20,9 @@ describe('virtual timeline model', () => {
     // Step 3 holds only a trailing partial step (not in the report): open on step 2.
     expect(defaultStep(steps, [0, 1, 2])).toBe(2);
     expect(defaultStep(steps, [])).toBe(3);
+    // Step 2 is a forward + backward alone (no comm): open on the last reported step that communicated.
+    expect(defaultStep(steps, [0, 1, 2], new Set([0, 1]))).toBe(1);
+    expect(defaultStep(steps, [0, 1, 2], new Set())).toBe(2);
     expect(defaultStep([], [])).toBe('all');
   });
 

@@ -12,7 +12,7 @@ export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 const BACKENDS = BACKEND_CHOICES.filter((b) => b !== 'webgpu');
 
 export const USAGE = `usage: npm run ranks -- run <file.ts> [--world N] [--backend ${BACKENDS.join('|')}] [--timeout ms]
-                          [--cluster <preset> [--nodes N] [--gpus-per-node G] [--trace out.json]]
+                          [--cluster <preset> [--nodes N] [--gpus-per-node G]]
        npm run ranks -- twin <playground.ts> [--helper]     print a playground's PyTorch twin
        npm run ranks -- presets                             list the simulated GPU clusters
        npm run ranks -- predict <collective> --cluster <preset> [--nodes N] [--gpus-per-node G] --bytes S
@@ -20,25 +20,26 @@ export const USAGE = `usage: npm run ranks -- run <file.ts> [--world N] [--backe
   --world N      number of ranks, 1 to ${MAX_WORLD_SIZE} (default 4)
   --backend B    tfjs backend: ${BACKENDS.join(', ')} (default cpu; Node has no WebGPU)
   --timeout ms   wall-clock limit for the run, 1 to ${MAX_TIMEOUT_MS} ms (default 60000)
+  --trace F      with --cluster: write the run's virtual trace to F as Chrome trace-event JSON, which
+                 ui.perfetto.dev opens (one row per rank's compute and comm stream); the ranks may
+                 write that one file.
   --cluster P    run in virtual time on a simulated cluster (${PRESET_IDS.join(', ')}); the world is
                  nodes × GPUs per node (the preset's defaults unless given), and the run prints its
                  virtual step times. Without it a run is real time on this machine.
-  --trace F      with --cluster: write the run's virtual trace to F as Chrome trace-event JSON
-                 (open it in ui.perfetto.dev; one row per rank's compute and comm stream).
 
 Safety: the program runs as you, on your machine. Ranks start under Node's permission model:
 they may read only this project's files and the program itself, and may not write files, start
-processes or load native add-ons (with --trace, they may write that one file). Node 22 does not restrict the network, so a program can still
+processes or load native add-ons. Node 22 does not restrict the network, so a program can still
 make network requests. Run only programs you would run yourself.`;
 
 export interface CliArgs {
   file: string;
+  /** Where to write the virtual trace (Chrome trace-event JSON, trace-file.ts); needs `cluster`. */
+  trace?: string;
   world: number;
   backend: BackendChoice;
   timeoutMs: number;
   cluster?: SimulatedClusterOptions;
-  /** Where to write the virtual trace (Chrome trace-event JSON); needs `cluster`. */
-  trace?: string;
 }
 
 /** A command line that cannot run: the message says why, and the CLI prints usage and exits 2. */
@@ -69,13 +70,13 @@ export function parseCliArgs(argv: string[]): CliArgs | 'help' {
   for (let i = 0; i < rest.length; i += 2) {
     const [flag, value] = [rest[i]!, rest[i + 1]];
     if (value === undefined) throw new UsageError(`${flag} needs a value`);
-    if (flag === '--world') {
+    if (flag === '--trace') args.trace = value;
+    else if (flag === '--world') {
       args.world = integerIn(flag, value, 1, MAX_WORLD_SIZE);
       worldGiven = true;
     } else if (flag === '--cluster') preset = value;
     else if (flag === '--nodes') nodes = integerIn(flag, value, 1, MAX_WORLD_SIZE);
     else if (flag === '--gpus-per-node') gpusPerNode = integerIn(flag, value, 1, MAX_WORLD_SIZE);
-    else if (flag === '--trace') args.trace = value;
     else if (flag === '--timeout') args.timeoutMs = integerIn(flag, value, 1, MAX_TIMEOUT_MS);
     else if (flag === '--backend') {
       if (!(BACKENDS as readonly string[]).includes(value))
@@ -83,13 +84,13 @@ export function parseCliArgs(argv: string[]): CliArgs | 'help' {
       args.backend = value as BackendChoice;
     } else throw new UsageError(`unknown option '${flag}'`);
   }
+  if (args.trace !== undefined && preset === undefined)
+    throw new UsageError(
+      '--trace needs --cluster <preset>: only a simulated run has a virtual trace',
+    );
   if (preset === undefined) {
     if (nodes !== undefined || gpusPerNode !== undefined)
       throw new UsageError('--nodes and --gpus-per-node need --cluster <preset>');
-    if (args.trace !== undefined)
-      throw new UsageError(
-        '--trace needs --cluster <preset>: only a simulated run has a virtual trace',
-      );
     return args;
   }
   let shape;

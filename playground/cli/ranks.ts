@@ -4,10 +4,9 @@
  * program on N worker-thread ranks and prints every line as `[rank k] …`, then every `plot` chart as a table.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromeTrace } from '../cluster/chrome-trace.ts';
 import { runProgram } from '../cluster/node.ts';
 import { plotsText } from '../cluster/plot-series.ts';
 import type { ClusterEvent } from '../cluster/protocol.ts';
@@ -15,6 +14,7 @@ import { parseCliArgs, USAGE, UsageError } from './cli-args.ts';
 import { MODEL_COMMANDS } from './predict-command.ts';
 import { twinCommand } from './twin-command.ts';
 import { timeReport } from './time-report.ts';
+import { traceWriteFlags, writeTraceFile } from './trace-file.ts';
 
 // The folder ranks may read under the permission model (not a dependency: a path, so no `new URL(…, import.meta.url)`).
 const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -37,12 +37,12 @@ function print(e: ClusterEvent): void {
  * the program file, no writes, no child processes, no add-ons (worker threads stay allowed: they
  * are the ranks, and they inherit the same limits).
  */
-function rerunWithPermissions(programPath: string, tracePath?: string): number {
+function rerunWithPermissions(programPath: string): number {
   const flags = [
     '--permission',
     `--allow-fs-read=${projectRoot}`,
     `--allow-fs-read=${programPath}`,
-    ...(tracePath ? [`--allow-fs-write=${tracePath}`] : []),
+    ...traceWriteFlags(process.argv.slice(2)),
     '--allow-worker',
     '--disable-warning=SecurityWarning',
   ];
@@ -84,9 +84,7 @@ async function main(): Promise<number> {
     process.stderr.write(`cannot read ${path}\n`);
     return 2;
   }
-  const tracePath = args.trace === undefined ? undefined : resolve(process.cwd(), args.trace);
-  if (!(process as { permission?: unknown }).permission)
-    return rerunWithPermissions(path, tracePath);
+  if (!(process as { permission?: unknown }).permission) return rerunWithPermissions(path);
   // Lines stream as they arrive; the verdict comes from the run's record, as on the page.
   const { record } = await runProgram(
     {
@@ -103,22 +101,7 @@ async function main(): Promise<number> {
   if (record.plots.length)
     process.stdout.write(`\n${plotsText(record.plots, record.plotTotal).join('\n')}`);
   for (const line of timeReport(record)) process.stdout.write(`${line}\n`);
-  if (tracePath && args.cluster) {
-    const { preset, nodes, gpusPerNode } = args.cluster;
-    const trace = chromeTrace(record.virtualTrace, {
-      worldSize: args.world,
-      gpusPerNode,
-      cluster: `${preset}, ${nodes} node${nodes === 1 ? '' : 's'} × ${gpusPerNode} GPUs`,
-    });
-    writeFileSync(tracePath, JSON.stringify(trace));
-    const kept =
-      record.virtualTraceTotal > record.virtualTrace.length
-        ? ` (the first ${record.virtualTrace.length} of ${record.virtualTraceTotal} spans)`
-        : '';
-    process.stdout.write(
-      `virtual trace written to ${args.trace}${kept}: open it in ui.perfetto.dev\n`,
-    );
-  }
+  if (args.trace) process.stdout.write(writeTraceFile(record, args));
   if (result.reason === 'compile-error')
     process.stderr.write(
       `${args.file}:${result.error?.line ?? '?'}:${result.error?.column ?? '?'} ${result.error?.message}\n`,

@@ -4,6 +4,7 @@ import type { VirtualTraceEvent } from '../../../playground/contract/protocol.ts
 import { virtualSpanInfo } from '../../../playground/cluster/virtual-span-info.ts';
 import { eventFromRank } from '../../../playground/cluster/rank-events.ts';
 import { parseCliArgs } from '../../../playground/cli/cli-args.ts';
+import { traceWriteFlags } from '../../../playground/cli/trace-file.ts';
 
 // Spans as today's runtime sends them (name + lane only) and as the richer contract allows.
 const spans: VirtualTraceEvent[] = [
@@ -174,6 +175,11 @@ describe('npm run ranks -- run … --trace out.json', () => {
   it('takes a trace path with --cluster and refuses it without', () => {
     const args = parseCliArgs(['run', 'a.ts', '--cluster', 'h100-ndr', '--trace', 'out.json']);
     expect(args).toMatchObject({ trace: 'out.json', cluster: { preset: 'h100-ndr' } });
+    // The permission model lets the ranks write that one file (absolute), and nothing without the flag.
+    expect(traceWriteFlags(['run', 'a.ts', '--trace', '/tmp/t.json'])).toEqual([
+      '--allow-fs-write=/tmp/t.json',
+    ]);
+    expect(traceWriteFlags(['run', 'a.ts', '--cluster', 'h100-ndr'])).toEqual([]);
     expect(() => parseCliArgs(['run', 'a.ts', '--trace', 'out.json'])).toThrow(
       /--trace needs --cluster/,
     );

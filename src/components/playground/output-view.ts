@@ -128,9 +128,7 @@ export class OutputView {
     this.combined.replaceChildren();
     this.combinedNote.hidden = true;
     this.plots.reset();
-    // Two columns at most: four 190 px panes wrapped every line and mangled tables; two give each rank
-    // about 45 characters a line (one column on a phone). The combined view interleaves every rank at full width.
-    this.grid.style.setProperty('--cols', String(Math.min(worldSize, 2)));
+    this.grid.style.setProperty('--cols', String(Math.min(worldSize, 4)));
     for (let r = 0; r < worldSize; r++) this.pane(r);
   }
 

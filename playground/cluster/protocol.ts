@@ -9,6 +9,10 @@ export type { RecordedLine, RankRecord } from './run-record.ts';
 export type { RunRecord } from './run-record.ts';
 export { chartsOf, chartRows, chartText, formatPlotNumber } from './plot-series.ts';
 export type { PlotChart, PlotSeries } from './plot-series.ts';
+/** A virtual span's kind, label and detail, and a run's trace as Chrome trace-event JSON (the timeline and Download trace). */
+export { virtualSpanDetails, virtualSpanInfo } from './virtual-span-info.ts';
+export type { VirtualSpanInfo } from './virtual-span-info.ts';
+export { chromeTrace } from './chrome-trace.ts';
 export type {
   Backend,
   BackendChoice,

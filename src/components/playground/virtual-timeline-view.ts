@@ -5,13 +5,13 @@
  * focusing one shows its size, algorithm and bandwidth. A step picker, zoom and pan (buttons, keys and
  * drag) and a legend for every colour; a large world draws its fastest, median and slowest rank.
  */
-import type { VirtualTraceEvent } from '../../../playground/contract/protocol.ts';
-import { chromeTrace } from '../../../playground/cluster/chrome-trace.ts';
 import {
+  chromeTrace,
   virtualSpanDetails,
   virtualSpanInfo,
   type VirtualSpanInfo,
-} from '../../../playground/cluster/virtual-span-info.ts';
+  type VirtualTraceEvent,
+} from '../../../playground/cluster/protocol.ts';
 import { svgEl } from './svg-element.ts';
 import { TIMELINE_WIDTH, showEmptyTimeline, type LegendItem } from './timeline-lanes.ts';
 import { virtualSpanColor } from './trace-kind-colors.ts';

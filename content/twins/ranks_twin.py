@@ -11,6 +11,9 @@ It holds only what a twin needs beyond torch.distributed itself:
                     imports it from here)
   - mlp:            the playground's mlp(widths, { seed }) as nn.Sequential, parameters from Lcg(seed)
   - wall_clock, say_clock: real time for the twins of the time playgrounds, whose pages time a simulated cluster
+  - RANKS_TRACE=out.json: start() runs torch.profiler on every rank and finish() writes one Chrome trace in the
+    shape of the page's "Download trace" (one thread per rank stream: "rank k compute", "rank k comm"), so the two
+    open side by side in ui.perfetto.dev (merge_rank_traces)
 """
 import math
 import os
@@ -42,13 +45,124 @@ def start():
     if not dist.is_initialized():  # the test driver may have joined already, to reuse one torchrun for every twin
         dist.init_process_group(backend)
     _rank = dist.get_rank()
+    _start_trace()
     return _rank, dist.get_world_size(), device
 
 
 def finish():
-    """Leaves the process group (unless a driver that runs several twins owns it)."""
+    """Writes the trace RANKS_TRACE asked for, then leaves the process group (unless a driver that runs several twins owns it)."""
+    _finish_trace()
     if dist.is_initialized() and not os.environ.get("RANKS_TWIN_DRIVER"):
         dist.destroy_process_group()
+
+
+# --------------------------------------------------------------------------------------------------------------
+# torch.profiler trace in the page's shape (RANKS_TRACE=out.json)
+# --------------------------------------------------------------------------------------------------------------
+
+_profiler = None
+
+
+def _start_trace():
+    """With RANKS_TRACE set, profiles this rank from here to finish(). The barrier first lets every rank's profiler
+    clock start at the same moment, so their traces line up at 0 (each rank's trace is timed from its own start)."""
+    global _profiler
+    if not os.environ.get("RANKS_TRACE") or _profiler is not None:
+        return
+    from torch.profiler import ProfilerActivity, profile
+
+    activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if torch.cuda.is_available() else [])
+    dist.barrier()
+    _profiler = profile(activities=activities)
+    _profiler.__enter__()
+
+
+def _finish_trace():
+    """Stops the profiler and sends this rank's export_chrome_trace to rank 0 (gather_object: no shared filesystem
+    needed across machines), which merges every rank's into RANKS_TRACE (merge_rank_traces)."""
+    global _profiler
+    if _profiler is None:
+        return
+    import json
+    import tempfile
+
+    prof, _profiler = _profiler, None
+    prof.__exit__(None, None, None)
+    with tempfile.TemporaryDirectory() as tmp:
+        part = os.path.join(tmp, "trace.json")
+        prof.export_chrome_trace(part)
+        with open(part) as f:
+            trace = json.load(f)
+    traces = [None] * dist.get_world_size() if _rank == 0 else None
+    dist.gather_object(trace, traces, dst=0)
+    if _rank == 0:
+        path = os.environ["RANKS_TRACE"]
+        per_node = int(os.environ.get("LOCAL_WORLD_SIZE", dist.get_world_size()))
+        with open(path, "w") as f:
+            json.dump(merge_rank_traces(traces, per_node), f)
+        say(f"torch.profiler trace of every rank written to {path}: open it in ui.perfetto.dev")
+
+
+# A collective kernel on a GPU stream: NCCL names its kernels ncclDevKernel_<coll>_… (NVIDIA/nccl src/device/generate.py,
+# paste("_", "ncclDevKernel", ...)); any kernel whose name starts with "nccl" is taken as NCCL's.
+_NCCL_KERNEL = ("nccl",)
+
+
+def merge_rank_traces(traces, gpus_per_node):
+    """Every rank's torch.profiler Chrome trace (export_chrome_trace: a list of events from the legacy profiler, or a
+    {"traceEvents": [...]} object from Kineto) as one trace in the shape of the page's Download trace
+    (playground/cluster/chrome-trace.ts): complete events ("ph": "X", ts/dur in µs), pid = node,
+    tid = rank * 2 for the compute stream and rank * 2 + 1 for the communication stream, thread_name metadata
+    "rank k compute" / "rank k comm". On CPUs (Gloo) the compute stream is the rank's main thread and the
+    communication stream the threads Gloo runs its collectives on; on GPUs it is the kernels: NCCL's on the comm
+    stream, every other kernel on the compute stream (CPU-side operator events are left out, as the page draws
+    GPU streams). Each rank is timed from its own first event."""
+    out = []
+    for rank, trace in enumerate(traces):
+        events = trace["traceEvents"] if isinstance(trace, dict) else trace
+        spans = [e for e in events if e.get("ph") == "X" and "ts" in e and "dur" in e]
+        kernels = [e for e in spans if e.get("cat") == "kernel"]
+        if kernels:
+            spans = kernels
+            lane = lambda e: "comm" if e["name"].lower().startswith(_NCCL_KERNEL) else "compute"
+        else:
+            main = _main_thread(spans)
+            lane = lambda e, main=main: "compute" if e["tid"] == main else "comm"
+        pid = rank // gpus_per_node if gpus_per_node else 0
+        t0 = min((float(e["ts"]) for e in spans), default=0.0)
+        for stream in ("compute", "comm"):
+            tid = rank * 2 + (stream == "comm")
+            out.append({"name": "thread_name", "ph": "M", "pid": pid, "tid": tid, "args": {"name": f"rank {rank} {stream}"}})
+            out.append({"name": "thread_sort_index", "ph": "M", "pid": pid, "tid": tid, "args": {"sort_index": tid}})
+        for e in spans:
+            stream = lane(e)
+            out.append(
+                {
+                    "name": e["name"],
+                    "cat": e.get("cat", "cpu_op"),
+                    "ph": "X",
+                    "pid": pid,
+                    "tid": rank * 2 + (stream == "comm"),
+                    "ts": round(float(e["ts"]) - t0, 3),
+                    "dur": round(float(e["dur"]), 3),
+                    "args": {"rank": rank},
+                }
+            )
+    nodes = sorted({e["pid"] for e in out})
+    out[:0] = [{"name": "process_name", "ph": "M", "pid": p, "tid": 0, "args": {"name": f"node {p}"}} for p in nodes]
+    return {
+        "traceEvents": out,
+        "displayTimeUnit": "ms",
+        "otherData": {"clock": "wall clock of the machine the twin ran on (torch.profiler)"},
+    }
+
+
+def _main_thread(spans):
+    """The thread that ran the program: the one with the most time in events (Gloo's threads only run collectives)."""
+    busy = {}
+    for e in spans:
+        busy[e["tid"]] = busy.get(e["tid"], 0.0) + float(e["dur"])
+    return max(busy, key=busy.get) if busy else None
 
 
 def require_cuda(feature, source):

@@ -20,6 +20,9 @@ export const USAGE = `usage: npm run ranks -- run <file.ts> [--world N] [--backe
   --world N      number of ranks, 1 to ${MAX_WORLD_SIZE} (default 4)
   --backend B    tfjs backend: ${BACKENDS.join(', ')} (default cpu; Node has no WebGPU)
   --timeout ms   wall-clock limit for the run, 1 to ${MAX_TIMEOUT_MS} ms (default 60000)
+  --trace F      with --cluster: write the run's virtual trace to F as Chrome trace-event JSON, which
+                 ui.perfetto.dev opens (one row per rank's compute and comm stream); the ranks may
+                 write that one file.
   --cluster P    run in virtual time on a simulated cluster (${PRESET_IDS.join(', ')}); the world is
                  nodes × GPUs per node (the preset's defaults unless given), and the run prints its
                  virtual step times. Without it a run is real time on this machine.
@@ -31,6 +34,8 @@ make network requests. Run only programs you would run yourself.`;
 
 export interface CliArgs {
   file: string;
+  /** Where to write the virtual trace (Chrome trace-event JSON, trace-file.ts); needs `cluster`. */
+  trace?: string;
   world: number;
   backend: BackendChoice;
   timeoutMs: number;
@@ -65,7 +70,8 @@ export function parseCliArgs(argv: string[]): CliArgs | 'help' {
   for (let i = 0; i < rest.length; i += 2) {
     const [flag, value] = [rest[i]!, rest[i + 1]];
     if (value === undefined) throw new UsageError(`${flag} needs a value`);
-    if (flag === '--world') {
+    if (flag === '--trace') args.trace = value;
+    else if (flag === '--world') {
       args.world = integerIn(flag, value, 1, MAX_WORLD_SIZE);
       worldGiven = true;
     } else if (flag === '--cluster') preset = value;
@@ -78,6 +84,10 @@ export function parseCliArgs(argv: string[]): CliArgs | 'help' {
       args.backend = value as BackendChoice;
     } else throw new UsageError(`unknown option '${flag}'`);
   }
+  if (args.trace !== undefined && preset === undefined)
+    throw new UsageError(
+      '--trace needs --cluster <preset>: only a simulated run has a virtual trace',
+    );
   if (preset === undefined) {
     if (nodes !== undefined || gpusPerNode !== undefined)
       throw new UsageError('--nodes and --gpus-per-node need --cluster <preset>');

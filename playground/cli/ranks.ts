@@ -14,6 +14,7 @@ import { parseCliArgs, USAGE, UsageError } from './cli-args.ts';
 import { MODEL_COMMANDS } from './predict-command.ts';
 import { twinCommand } from './twin-command.ts';
 import { timeReport } from './time-report.ts';
+import { traceWriteFlags, writeTraceFile } from './trace-file.ts';
 
 // The folder ranks may read under the permission model (not a dependency: a path, so no `new URL(…, import.meta.url)`).
 const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -41,6 +42,7 @@ function rerunWithPermissions(programPath: string): number {
     '--permission',
     `--allow-fs-read=${projectRoot}`,
     `--allow-fs-read=${programPath}`,
+    ...traceWriteFlags(process.argv.slice(2)),
     '--allow-worker',
     '--disable-warning=SecurityWarning',
   ];
@@ -99,6 +101,7 @@ async function main(): Promise<number> {
   if (record.plots.length)
     process.stdout.write(`\n${plotsText(record.plots, record.plotTotal).join('\n')}`);
   for (const line of timeReport(record)) process.stdout.write(`${line}\n`);
+  if (args.trace) process.stdout.write(writeTraceFile(record, args));
   if (result.reason === 'compile-error')
     process.stderr.write(
       `${args.file}:${result.error?.line ?? '?'}:${result.error?.column ?? '?'} ${result.error?.message}\n`,

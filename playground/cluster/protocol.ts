@@ -32,6 +32,10 @@ export {
   describeShape,
 } from '../simulation/index.ts';
 export type { ClusterPreset, PresetId } from '../simulation/index.ts';
+/** A virtual span's kind, label and detail, and a run's trace as Chrome trace-event JSON (the timeline and Download trace). */
+export { virtualSpanDetails, virtualSpanInfo } from './virtual-span-info.ts';
+export type { VirtualSpanInfo } from './virtual-span-info.ts';
+export { chromeTrace } from './chrome-trace.ts';
 
 /** A started run: `done` settles once every rank has exited, or the run was stopped or timed out. */
 export interface RunningCluster {

@@ -19,6 +19,9 @@ export const MAX_COMBINED_LINES = 600;
 /** Shortest gap between two redraws: a flood is redrawn a few times a second, not every frame. */
 const REDRAW_MS = 250;
 
+/** A line of a printed table: a tab, or two or more spaces between two words (columns padded to align). */
+const TABLE_ROW = /\t|\S {2,}\S/;
+
 const fmtCount = (n: number) => n.toLocaleString('en');
 const byTime = (a: Line, b: Line) => a.time - b.time || a.rank - b.rank;
 
@@ -64,6 +67,8 @@ export class OutputView {
   private grid: HTMLElement;
   private toggle: HTMLButtonElement;
   private download: HTMLButtonElement;
+  /** Which clock the run's times are on, next to the buttons. */
+  private clockNote: HTMLElement;
   /** Charts the program drew with `plot`, below the panes. */
   private plots = new PlotView();
 
@@ -85,7 +90,9 @@ export class OutputView {
     this.download.className = 'pg-view-toggle pg-download';
     this.download.textContent = 'Download log';
     this.download.addEventListener('click', () => this.downloadLog());
-    bar.append(this.toggle, this.download);
+    this.clockNote = document.createElement('p');
+    this.clockNote.className = 'pg-clock-note';
+    bar.append(this.toggle, this.download, this.clockNote);
     this.grid = document.createElement('div');
     this.grid.className = 'pg-panes';
     this.combinedNote = document.createElement('p');
@@ -96,6 +103,16 @@ export class OutputView {
     this.combined.setAttribute('aria-label', 'All ranks, in time order');
     this.combined.hidden = true;
     this.root.append(bar, this.grid, this.combinedNote, this.combined, this.plots.root);
+  }
+
+  /**
+   * Says which clock the printed times are on. On a simulated cluster the step report and the timeline are
+   * virtual, but a program can still read this machine's clock (performance.now()), so the note says both.
+   */
+  setClock(simulated: string | null): void {
+    this.clockNote.textContent = simulated
+      ? `Clock: virtual time on ${simulated} for the step report, the timeline and dist.simulation.now(). A program's own timer (performance.now(), a wrapper's .timeline) still reads this machine's wall clock: it is read as the work runs here, before the cluster model has timed it.`
+      : 'Clock: this machine’s wall clock (real time; the ranks share its cores).';
   }
 
   reset(worldSize: number): void {
@@ -285,11 +302,16 @@ export class OutputView {
     for (let i = 0; i < cut; i++) this.combined.firstElementChild!.remove();
   }
 
-  /** A plain line is a bare text node (cheap to lay out in a flood); warnings and errors get a span. */
+  /**
+   * A plain line is a bare text node (cheap to lay out in a flood); warnings, errors and table rows get a span.
+   * A row of aligned columns (a tab, or two spaces between words) keeps its layout and scrolls sideways
+   * instead of wrapping, so a printed table is never mangled; every other line wraps.
+   */
   private lineNode(l: Line, newline = true): Node {
-    if (l.kind === 'log' && newline) return document.createTextNode(`${l.text}\n`);
+    const tabular = TABLE_ROW.test(l.text);
+    if (l.kind === 'log' && newline && !tabular) return document.createTextNode(`${l.text}\n`);
     const span = document.createElement('span');
-    span.className = `pg-line ${l.kind}`;
+    span.className = `pg-line ${l.kind}${tabular ? ' pg-table-row' : ''}`;
     if (l.kind === 'error' && l.line) {
       const a = document.createElement('button');
       a.type = 'button';

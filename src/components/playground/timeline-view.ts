@@ -76,7 +76,7 @@ export function renderTimeline(
     bar.style.setProperty('--kind', TRACE_KIND_COLORS[e.kind]);
     svg.append(bar);
   }
-  svg.append(axisText(TIMELINE_WIDTH - 8, height - 4, fmtMs(span), true));
+  svg.append(axisText(TIMELINE_WIDTH - 8, height - 4, `${fmtMs(span)} (real time)`, true));
   showTimeline(
     container,
     svg,

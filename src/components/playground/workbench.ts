@@ -171,6 +171,7 @@ export async function createWorkbench(root: HTMLElement, cfg: WorkbenchConfig): 
     const code = getCode();
     output.root.hidden = false;
     output.reset(worldSize);
+    output.setClock(simulated ? describeSelection(simulated) : null);
     output.clearNotices();
     markErrors([]);
     timeline.hidden = true;
@@ -229,7 +230,7 @@ export async function createWorkbench(root: HTMLElement, cfg: WorkbenchConfig): 
       } else {
         cfg.setStatus(
           result.ok
-            ? `Finished in ${secs}${simulated ? ' of real time' : ''} on ${where}.`
+            ? `Finished in ${secs} of real time on ${where}.`
             : `Failed after ${secs}: see the rank panes.`,
         );
       }
@@ -246,13 +247,12 @@ export async function createWorkbench(root: HTMLElement, cfg: WorkbenchConfig): 
         if (simulated) {
           const name = describeSelection(simulated);
           summary.textContent = 'Timeline in virtual time: per rank, communication above compute';
-          renderVirtualTimeline(
-            body,
-            record.virtualTrace,
-            worldSize,
-            name,
-            record.virtualTraceTotal,
-          );
+          renderVirtualTimeline(body, record.virtualTrace, worldSize, {
+            clusterName: name,
+            total: record.virtualTraceTotal,
+            reportedSteps: record.virtualSteps.map((s) => s.step),
+            gpusPerNode: simulated.gpusPerNode,
+          });
           renderStepReport(stepReport, record.virtualSteps, name);
           stepReport.hidden = false;
         } else {

@@ -1,6 +1,6 @@
 /** <ranks-scaling-plot>: toggles overlap in the model chart and measures real throughput on 1, 2 and 4 ranks. */
 import { scalingChartSvg } from './scaling-chart-svg';
-import { MODEL_NAME, modelSeries } from './scaling-series';
+import { MODEL_NAME, modelSeries, scalingCaption, scalingTableRows } from './scaling-series';
 
 const MEASURE_WORLDS = [1, 2, 4];
 const THROUGHPUT_LINE = /throughput: ([\d.]+) samples\/s/;
@@ -16,6 +16,21 @@ class ScalingPlotElement extends HTMLElement {
       this.querySelector('[data-model-name]')!.textContent = overlap.checked
         ? MODEL_NAME.on
         : MODEL_NAME.off;
+      // The caption and the data table follow the curve: both are read off the same model call.
+      const setting = overlap.checked ? 1 : 0;
+      this.querySelector('[data-caption]')!.textContent = scalingCaption(setting);
+      this.querySelector('[data-table-body]')!.replaceChildren(
+        ...scalingTableRows(setting).map((cells) => {
+          const row = document.createElement('tr');
+          for (const text of cells) {
+            const td = document.createElement('td');
+            td.className = 'num';
+            td.textContent = text;
+            row.append(td);
+          }
+          return row;
+        }),
+      );
     });
     this.querySelector('[data-measure]')!.addEventListener('click', () => void this.measure());
   }

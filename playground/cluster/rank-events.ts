@@ -7,6 +7,7 @@ import {
   PLOT_KINDS,
   MAX_PLOT_NAME,
   VIRTUAL_LANES,
+  VIRTUAL_SPAN_KINDS,
   type ClusterEvent,
   type PlotPoint,
   type TraceEvent,
@@ -76,6 +77,11 @@ function virtualTraceEvent(raw: unknown, rank: number): VirtualTraceEvent | null
   };
   const bytes = optional(e.bytes, isNumber);
   if (bytes !== undefined) out.bytes = bytes;
+  if (isOneOf(VIRTUAL_SPAN_KINDS, e.kind)) out.kind = e.kind;
+  if (isNumber(e.index)) out.index = e.index;
+  if (isNumber(e.busGBps)) out.busGBps = e.busGBps;
+  for (const k of ['collective', 'algorithm', 'protocol', 'configuration'] as const)
+    if (isString(e[k])) out[k] = e[k];
   return out;
 }
 
@@ -98,7 +104,13 @@ function virtualStep(raw: unknown, rank: number): VirtualStepRank | null {
   for (const k of STEP_NUMBERS) out[k] = e[k] as number;
   const c = e.chargedAs as Record<string, unknown> | undefined;
   if (c && isNumber(c.params) && isNumber(c.tokensPerStep))
-    out.chargedAs = { params: c.params, tokensPerStep: c.tokensPerStep };
+    out.chargedAs = {
+      params: c.params,
+      tokensPerStep: c.tokensPerStep,
+      ...(isString(c.model) ? { model: c.model } : {}),
+      ...(isString(c.sizes) ? { sizes: c.sizes } : {}),
+    };
+  if (isString(e.configuration)) out.configuration = e.configuration;
   return out;
 }
 

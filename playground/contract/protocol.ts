@@ -125,11 +125,23 @@ export interface SimulatedClusterOptions {
   efficiency?: number;
 }
 
+/** What a virtual span is, for the timeline's colours, labels and legend. */
+export const VIRTUAL_SPAN_KINDS = [
+  'forward',
+  'backward',
+  'optimizer',
+  'compute',
+  'collective',
+  'p2p',
+  'idle',
+] as const;
+export type VirtualSpanKind = (typeof VIRTUAL_SPAN_KINDS)[number];
+
 /** One span of virtual time on one rank's lane, in seconds since the run started. */
 export interface VirtualTraceEvent {
   rank: number;
   lane: VirtualLane;
-  /** 'forward', 'backward', 'optimizer', 'compute', or the collective, e.g. 'allReduce 4.2 MB'. */
+  /** Human label: 'forward', 'backward (layer 3)', 'bucket 2 all-reduce', 'unit 4 all-gather', 'optimizer'. */
   name: string;
   start: number;
   end: number;
@@ -137,6 +149,18 @@ export interface VirtualTraceEvent {
   step: number;
   /** Modelled bytes of a collective (after any charge-as scaling). */
   bytes?: number;
+  kind?: VirtualSpanKind;
+  /** Layer, bucket or FSDP unit index the span belongs to, when it has one. */
+  index?: number;
+  /** For collectives: the collective ('all-reduce', 'all-gather', 'reduce-scatter', 'broadcast', …) and how the model timed it. */
+  collective?: string;
+  /** 'ring' | 'tree' | 'nvls' | … */
+  algorithm?: string;
+  /** 'LL' | 'LL128' | 'Simple' */
+  protocol?: string;
+  busGBps?: number;
+  /** The configuration the program declared when the span ran (see VirtualStepRank.configuration). */
+  configuration?: string;
 }
 
 /** One rank's view of one step, in virtual seconds. */
@@ -156,7 +180,19 @@ export interface VirtualStepRank {
   /** The GPU's peak FLOP/s the MFU is taken against (bf16 tensor cores). */
   peakFlops: number;
   /** What the step was charged as, when the program asked (say it on the page). */
-  chargedAs?: { params: number; tokensPerStep: number };
+  chargedAs?: {
+    params: number;
+    tokensPerStep: number;
+    /** The named architecture whose parameter list cut the buckets and units, e.g. 'llama-2-7b'. */
+    model?: string;
+    /** Which collective sizes were charged, e.g. '515 DDP buckets (1 MiB first, 25 MiB cap), 13.5 GB'. */
+    sizes?: string;
+  };
+  /**
+   * The configuration the program declared with `dist.simulation.configuration(name)` when the step ran
+   * (e.g. 'overlap off', 'overlap on'): reports take means per configuration, never across them.
+   */
+  configuration?: string;
 }
 
 /** A step of the whole world: a synchronous step ends when the slowest rank ends it. */

@@ -15,6 +15,8 @@ export interface TimelineSpan {
   start: number;
   end: number;
   bytes?: number;
+  /** The model layer a forward or backward span computed. */
+  layer?: number;
 }
 
 /** How a trainer supplies parameters to each layer and receives each layer's gradients. */
@@ -82,7 +84,7 @@ export async function forwardBackward(
     inputs.push(h);
     if (i > 0) ledger?.hold('activations', h);
     h = y;
-    record?.({ kind: 'forward', label: `${i}.${layer.kind}`, start: t0, end: now() });
+    record?.({ kind: 'forward', label: `${i}.${layer.kind}`, start: t0, end: now(), layer: i });
   }
   const prediction = h;
   const rows = x.shape[0]!;
@@ -122,7 +124,7 @@ export async function forwardBackward(
     dy.dispose();
     if (i > 0) ledger?.free(input);
     dy = dx;
-    record?.({ kind: 'backward', label: `${i}.${layer.kind}`, start: t0, end: now() });
+    record?.({ kind: 'backward', label: `${i}.${layer.kind}`, start: t0, end: now(), layer: i });
     if (grads.length) await hooks.onGrads(i, grads);
     await yieldToEventLoop();
   }

@@ -7,6 +7,7 @@ export * from './rank-clock.ts';
 export * from './virtual-clock.ts';
 export * from './program-clock.ts';
 export * from './tfjs-kernel-cost.ts';
+export * from './charged-model.ts';
 export {
   NCCL_VERSION,
   NCCL_TUNING_SOURCE,

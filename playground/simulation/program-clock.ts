@@ -17,10 +17,19 @@ export interface ComputeSpan {
   label: string;
   start: number;
   end: number;
+  /** What the span is ('forward', 'backward (layer 3)' is kind 'backward', index 3). */
+  kind?: SpanMeta['kind'];
+  index?: number;
+}
+
+/** The timeline's classification of a charge: its kind and layer index. */
+export interface SpanMeta {
+  kind?: 'forward' | 'backward' | 'optimizer' | 'compute';
+  index?: number;
 }
 
 type Op =
-  | { kind: 'charge'; seconds: number; label: string }
+  | { kind: 'charge'; seconds: number; label: string; meta: SpanMeta }
   | { kind: 'wait'; work: PendingEnd }
   | { kind: 'mark'; resolve: (time: number) => void };
 
@@ -53,16 +62,16 @@ export class ProgramClock {
   }
 
   /** Charge `seconds` of kernel time (before slowdown and jitter); faults are drawn in charge order. */
-  charge(seconds: number, label = 'compute'): void {
+  charge(seconds: number, label = 'compute', meta: SpanMeta = {}): void {
     if (!(seconds >= 0)) throw new RangeError(`compute time must be ≥ 0, got ${seconds}`);
     const j = this.#faults.jitter;
     const jitter = j ? 1 + j.amplitude * seededUnit(j.seed, this.rank, this.#charges) : 1;
     this.#charges++;
     const stretched = seconds * (this.#faults.slowdown ?? 1) * jitter;
-    if (this.#queue.length === 0) return this.#applyCharge(stretched, label);
+    if (this.#queue.length === 0) return this.#applyCharge(stretched, label, meta);
     const last = this.#queue.at(-1)!;
     if (last.kind === 'charge' && last.label === label) last.seconds += stretched;
-    else this.#queue.push({ kind: 'charge', seconds: stretched, label });
+    else this.#queue.push({ kind: 'charge', seconds: stretched, label, meta });
   }
 
   /** The compute stream waits here for `work` (a wait(), or awaiting a synchronous collective). */
@@ -83,7 +92,7 @@ export class ProgramClock {
       const op = this.#queue[0]!;
       if (op.kind === 'wait' && op.work.end === undefined) return;
       this.#queue.shift();
-      if (op.kind === 'charge') this.#applyCharge(op.seconds, op.label);
+      if (op.kind === 'charge') this.#applyCharge(op.seconds, op.label, op.meta);
       else if (op.kind === 'wait') this.#applyWait(op.work.end!);
       else op.resolve(this.#time);
     }
@@ -95,7 +104,7 @@ export class ProgramClock {
     this.#open = null;
   }
 
-  #applyCharge(seconds: number, label: string): void {
+  #applyCharge(seconds: number, label: string, meta: SpanMeta = {}): void {
     const start = this.#time;
     this.#time += seconds;
     this.computeSeconds += seconds;
@@ -105,7 +114,7 @@ export class ProgramClock {
       return;
     }
     this.flush();
-    this.#open = { label, start, end: this.#time };
+    this.#open = { label, start, end: this.#time, ...meta };
   }
 
   #applyWait(end: number): void {

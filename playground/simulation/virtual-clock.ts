@@ -4,7 +4,12 @@
  * collective starts on a rank when both the work before it and the rank's previous communication
  * are done, and ends for everyone at the last member's arrival plus its modelled duration.
  */
-import { predictCollective, predictSendRecv, type Collective } from './collective-model.ts';
+import {
+  predictCollective,
+  predictSendRecv,
+  type Collective,
+  type CollectivePrediction,
+} from './collective-model.ts';
 import { clusterShape, nodeOfRank, worldSize, type ClusterShape } from './cluster-shape.ts';
 import { collectiveEnd, RankClock, type RankReport, type TimelineSpan } from './rank-clock.ts';
 
@@ -41,19 +46,33 @@ export interface WorkHandle {
   rank: number;
 }
 
-/** The model's time for a collective over `members`: a sub-group is timed on the nodes it spans. */
+/** The model's prediction for a collective over `members`: a sub-group is timed on the nodes it spans. */
+export function groupCollectivePrediction(
+  shape: ClusterShape,
+  kind: Collective,
+  bytes: number,
+  members: readonly number[],
+): CollectivePrediction {
+  const nodes = new Map<number, number>();
+  for (const r of members)
+    nodes.set(nodeOfRank(shape, r), (nodes.get(nodeOfRank(shape, r)) ?? 0) + 1);
+  const sub = clusterShape(shape.preset, Math.max(1, nodes.size), Math.max(1, ...nodes.values()));
+  // One member moves nothing: predictCollective gives 0 s for a world of one.
+  return predictCollective(
+    members.length < 2 ? clusterShape(shape.preset, 1, 1) : sub,
+    kind,
+    bytes,
+  );
+}
+
+/** The model's time for a collective over `members`. */
 export function groupCollectiveSeconds(
   shape: ClusterShape,
   kind: Collective,
   bytes: number,
   members: readonly number[],
 ): number {
-  const nodes = new Map<number, number>();
-  for (const r of members)
-    nodes.set(nodeOfRank(shape, r), (nodes.get(nodeOfRank(shape, r)) ?? 0) + 1);
-  if (members.length < 2) return 0;
-  const sub = clusterShape(shape.preset, nodes.size, Math.max(...nodes.values()));
-  return predictCollective(sub, kind, bytes).seconds;
+  return groupCollectivePrediction(shape, kind, bytes, members).seconds;
 }
 
 export class CollectiveTimeoutError extends Error {

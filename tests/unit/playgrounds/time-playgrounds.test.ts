@@ -72,10 +72,12 @@ describe('what the time playgrounds charge is what their prose says', () => {
   });
   it('chapter 6’s prefetch playground charges the model its prose names, switches both prefetches between 1 and 0, on four A100s', () => {
     const mdx = chapter('06-fsdp-and-choosing.mdx');
-    expect(mdx).toContain('charges each step as a {fmtParams(prefetchParams)}-parameter model');
-    const prose = Number(/export const prefetchParams = ([\d.e]+);/.exec(mdx)![1]);
+    expect(mdx).toContain("export const prefetchModel = chargedModel('llama-2-7b');");
+    expect(mdx).toContain(
+      'charges each step as Llama 2 7B ({fmtParams(prefetchModel.totalParams)} parameters)',
+    );
     const program = readProgram('06-fsdp-prefetch.ts');
-    expect(Number(/params: ([\d.e]+), tokensPerStep/.exec(program)![1])).toBe(prose);
+    expect(program).toContain("const chargeAs = { model: 'llama-2-7b', tokensPerStep");
     expect(program).toContain('forwardPrefetch: prefetch ? 1 : 0');
     expect(program).toContain('backwardPrefetch: prefetch ? 1 : 0');
     expect(embed('06-fsdp-and-choosing.mdx', '06-fsdp-prefetch.ts').cluster).toEqual({

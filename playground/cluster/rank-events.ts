@@ -111,6 +111,7 @@ function virtualStep(raw: unknown, rank: number): VirtualStepRank | null {
       ...(isString(c.sizes) ? { sizes: c.sizes } : {}),
     };
   if (isString(e.configuration)) out.configuration = e.configuration;
+  if (isNumber(e.peerWaitSeconds)) out.peerWaitSeconds = e.peerWaitSeconds;
   return out;
 }
 

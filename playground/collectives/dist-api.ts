@@ -65,11 +65,12 @@ export interface Simulation {
   /** Charge `seconds` of compute to this rank's compute stream (before slowdown and jitter). */
   compute(seconds: number, label?: string): void;
   /**
-   * Runs `fn` as work that is not part of the simulated job (a single-device reference check): its
-   * kernels cost nothing and its collectives take no virtual time.
-   * @example const ref = await dist.simulation?.uncharged(async () => trainReference()) ?? await trainReference();
+   * Runs `fn` as work that is not part of the simulated job (a single-device reference check, a
+   * recompute PyTorch would not do): its kernels cost nothing and its collectives take no virtual time.
+   * Synchronous `fn` returns its value; an async one's region lasts until its promise settles.
+   * @example const ref = await (dist.simulation?.uncharged(trainReference) ?? trainReference());
    */
-  uncharged<T>(fn: () => T | Promise<T>): Promise<T>;
+  uncharged<T>(fn: () => T): T;
   /**
    * Names the set-up the next steps belong to (e.g. 'overlap on'): the step report takes its means per
    * configuration, never across two.

@@ -108,6 +108,9 @@ export class RankSimulation {
   #stepCompute = 0;
   #stepComm = 0;
   #stepExposed = 0;
+  #stepPeerWait = 0;
+  /** When this rank's collectives ran ([start, end], duration only), for splitting waits into exposed communication and waiting for peers. */
+  #busy: [number, number][] = [];
   #kernelModelFlops = 0;
   #scale = { flops: 1, params: 1, bytes: 1 };
   #chargedAs: { params: number; tokensPerStep: number; model?: string } | null = null;
@@ -156,7 +159,17 @@ export class RankSimulation {
           ...(s.index === undefined ? {} : { index: s.index }),
           ...(this.#configuration === undefined ? {} : { configuration: this.#configuration }),
         }),
+      (from, to) => this.#commBusy(from, to),
     );
+  }
+
+  /** Seconds of [from, to] during which this rank's communication ran; forgets what ended before `from`. */
+  #commBusy(from: number, to: number): number {
+    this.#busy = this.#busy.filter(([, end]) => end > from);
+    let busy = 0;
+    for (const [start, end] of this.#busy)
+      busy += Math.max(0, Math.min(end, to) - Math.max(start, from));
+    return busy;
   }
 
   get step(): number {
@@ -310,18 +323,34 @@ export class RankSimulation {
   }
 
   /**
-   * Runs `fn` (sync or async) as work that is not part of the job: its kernels cost nothing and its
+   * Runs `fn` (sync, or async until its promise settles) as work that is not part of the job: its kernels cost nothing and its
    * collectives take no virtual time (a reference check, the toy's data under a charged model).
    */
-  async unchargedRegion<T>(fn: () => T | Promise<T>): Promise<T> {
+  unchargedRegion<T>(fn: () => T): T {
     this.#uncharged++;
     this.#ghost++;
-    try {
-      return await fn();
-    } finally {
+    const end = () => {
       this.#uncharged--;
       this.#ghost--;
+    };
+    let out: T;
+    try {
+      out = fn();
+    } catch (err) {
+      end();
+      throw err;
     }
+    // An async region lasts until its promise settles; a synchronous one (inside tf.grads) ends here.
+    if (out instanceof Promise)
+      return out.then(
+        (v: unknown) => (end(), v),
+        (err: unknown) => {
+          end();
+          throw err;
+        },
+      ) as T;
+    end();
+    return out;
   }
 
   /** Synchronous form of unchargedRegion for the calls `fn` issues before it returns. */
@@ -350,6 +379,7 @@ export class RankSimulation {
       end = start + p.seconds;
       this.#commFree = end;
       this.#stepComm += p.seconds;
+      this.#busy.push([start, end]);
       this.#push(this.#commEvent(start, end, call.name, call.bytes, p, call.index));
     }
     return { end };
@@ -412,10 +442,25 @@ export class RankSimulation {
     name: string,
     bytes: number,
     index?: number,
+    lateRanks: readonly number[] = [],
   ): void {
     this.#commFree = end;
     this.#stepComm += prediction.seconds;
-    this.#push(this.#commEvent(arrival, end, name, bytes, prediction, index));
+    const start = end - prediction.seconds;
+    this.#busy.push([start, end]);
+    // Before the collective runs, this rank idles until its last peer arrives: drawn apart, not as communication.
+    if (start > arrival && lateRanks.length)
+      this.#push({
+        rank: this.rank,
+        lane: 'comm',
+        name: `waiting for rank${lateRanks.length === 1 ? '' : 's'} ${lateRanks.join(', ')}`,
+        start: arrival,
+        end: start,
+        step: this.#step,
+        kind: 'idle',
+        ...(this.#configuration === undefined ? {} : { configuration: this.#configuration }),
+      });
+    this.#push(this.#commEvent(Math.max(arrival, start), end, name, bytes, prediction, index));
     work.end = end;
     this.clock.advance();
   }
@@ -478,6 +523,7 @@ export class RankSimulation {
     bytes: number,
   ): void {
     this.#stepComm += seconds;
+    this.#busy.push([end - seconds, end]);
     this.#push({
       rank: this.rank,
       lane: 'comm',
@@ -505,6 +551,7 @@ export class RankSimulation {
     this.clock.flush();
     const computeNow = this.clock.computeSeconds;
     const exposedNow = this.clock.exposedCommSeconds;
+    const peerWaitNow = this.clock.peerWaitSeconds;
     const world = worldSize(this.shape);
     const asModel = this.#chargedAs;
     const report: VirtualStepRank = {
@@ -515,6 +562,7 @@ export class RankSimulation {
       computeSeconds: computeNow - this.#stepCompute,
       commSeconds: this.#stepComm,
       exposedCommSeconds: exposedNow - this.#stepExposed,
+      peerWaitSeconds: peerWaitNow - this.#stepPeerWait,
       modelFlops: asModel
         ? (6 * asModel.params * asModel.tokensPerStep) / world
         : this.#kernelModelFlops,
@@ -536,6 +584,7 @@ export class RankSimulation {
     this.#stepStart = end;
     this.#stepCompute = computeNow;
     this.#stepExposed = exposedNow;
+    this.#stepPeerWait = peerWaitNow;
     this.#stepComm = 0;
     this.#kernelModelFlops = 0;
     if (this.diesNow) await this.onDeath(this.#step);
@@ -568,7 +617,7 @@ export class RankSimulation {
       now: async () => this.clock.mark(),
       chargeAs: (as: ChargeAs, actual: ActualSize) => this.chargeAs(as, actual),
       compute: (seconds: number, label?: string) => this.compute(seconds, label),
-      uncharged: <T>(fn: () => T | Promise<T>) => this.unchargedRegion(fn),
+      uncharged: <T>(fn: () => T) => this.unchargedRegion(fn),
       configuration: (name: string) => this.setConfiguration(name),
       endStep: () => this.endStep(),
       lastStep: () => (this.#lastStep ? { ...this.#lastStep } : null),

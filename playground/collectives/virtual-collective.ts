@@ -71,5 +71,6 @@ export async function settleVirtual(
     name,
     bytes,
     charged?.index,
+    latest > mine ? members.filter((_, i) => arrivals[i] === latest) : [],
   );
 }

@@ -173,8 +173,16 @@ export interface VirtualStepRank {
   computeSeconds: number;
   /** Modelled collective durations on the communication stream. */
   commSeconds: number;
-  /** Time the compute stream waited for communication: what overlap did not hide. */
+  /**
+   * Time the compute stream waited while this rank's communication was running: what overlap did not
+   * hide. Never more than commSeconds.
+   */
   exposedCommSeconds: number;
+  /**
+   * Time the compute stream waited for peers that had not arrived yet (a straggler), not communication.
+   * Step time = compute + exposed communication + this, on every rank.
+   */
+  peerWaitSeconds?: number;
   /** Model FLOPs of this step on this rank: 6 × params × tokens / world when charged as a model, else the matmul/conv FLOPs its kernels did. */
   modelFlops: number;
   /** The GPU's peak FLOP/s the MFU is taken against (bf16 tensor cores). */

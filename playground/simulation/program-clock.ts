@@ -42,11 +42,19 @@ export class ProgramClock {
   #time = 0;
   #charges = 0;
   #open: ComputeSpan | null = null;
-  /** Compute charged (after faults), and time spent waiting for communication. */
+  /** Compute charged (after faults); waits split into communication that was running and waiting for peers. */
   computeSeconds = 0;
   exposedCommSeconds = 0;
+  peerWaitSeconds = 0;
+  /** How much of [from, to] this rank's communication stream was busy (0 when not told). */
+  readonly #commBusy: (from: number, to: number) => number;
 
-  constructor(rank: number, faults: RankFaults, onSpan: (span: ComputeSpan) => void) {
+  constructor(
+    rank: number,
+    faults: RankFaults,
+    onSpan: (span: ComputeSpan) => void,
+    commBusy: (from: number, to: number) => number = () => 0,
+  ) {
     if (faults.slowdown !== undefined && !(faults.slowdown >= 1))
       throw new RangeError(`slowdown of rank ${rank} must be ≥ 1, got ${faults.slowdown}`);
     if (faults.jitter && !(faults.jitter.amplitude >= 0))
@@ -54,6 +62,7 @@ export class ProgramClock {
     this.rank = rank;
     this.#faults = faults;
     this.#onSpan = onSpan;
+    this.#commBusy = commBusy;
   }
 
   /** The clock, when nothing it waits on is still unknown; else undefined. */
@@ -120,7 +129,11 @@ export class ProgramClock {
   #applyWait(end: number): void {
     if (end <= this.#time) return;
     this.flush();
-    this.exposedCommSeconds += end - this.#time;
+    // Exposed communication is the part of the wait when this rank's collectives were running; the rest
+    // was spent waiting for peers to arrive (a straggler), which is not communication.
+    const busy = Math.min(end - this.#time, this.#commBusy(this.#time, end));
+    this.exposedCommSeconds += busy;
+    this.peerWaitSeconds += end - this.#time - busy;
     this.#time = end;
   }
 }

@@ -17,6 +17,8 @@ const chargeAs = { model: 'llama-2-7b', tokensPerStep: tokensPerGpu * dist.world
 const clock = async () =>
   dist.simulation ? await dist.simulation.now() : performance.now() / 1000;
 const ms = (s: number) => `${(s * 1000).toFixed(1)} ms`;
+/** A share as the step report prints it: one decimal below 10 %. */
+const pct = (x: number) => `${(100 * x).toFixed(x < 0.1 ? 1 : 0)} %`;
 
 interface Measured {
   step: number;
@@ -69,7 +71,7 @@ const on = await measure(true);
 const share = (m: Measured) =>
   m.exposed === null || !m.comm
     ? ''
-    : `, exposed communication ${ms(m.exposed)} of ${ms(m.comm)} (${((100 * m.exposed) / m.comm).toFixed(0)} %)`;
+    : `, exposed communication ${ms(m.exposed)} of ${ms(m.comm)} (${pct(m.exposed / m.comm)})`;
 if (dist.rank === 0) {
   console.log(
     dist.simulation

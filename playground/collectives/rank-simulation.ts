@@ -62,6 +62,12 @@ function modelOf(
   }
 }
 
+/** A label's kind and layer: 'backward (layer 3)' is kind 'backward', index 3. */
+function labelMeta(label: string): SpanMeta {
+  const layer = /\(layer (\d+)\)$/.exec(label);
+  return { kind: computeKind(label), ...(layer ? { index: Number(layer[1]) } : {}) };
+}
+
 /** The span kind a compute label names ('forward', 'backward (layer 3)', 'optimizer', else 'compute'). */
 function computeKind(label: string): SpanMeta['kind'] {
   for (const k of ['forward', 'backward', 'optimizer'] as const) if (label.startsWith(k)) return k;
@@ -207,7 +213,7 @@ export class RankSimulation {
       efficiency: this.#efficiency,
     });
     if (matmul) this.#kernelModelFlops += scaled.flops;
-    this.clock.charge(seconds, this.#label);
+    this.clock.charge(seconds, this.#label, labelMeta(this.#label));
   }
 
   /**
@@ -228,7 +234,7 @@ export class RankSimulation {
       unit: 'fp32',
       efficiency: this.#efficiency,
     });
-    this.clock.charge(seconds, this.#label);
+    this.clock.charge(seconds, this.#label, labelMeta(this.#label));
     return out;
   }
 

@@ -97,9 +97,10 @@ export async function forwardBackward(
   lossValue.dispose();
   prediction.dispose();
   let dy = seed;
-  sim?.setLabel('backward');
   for (let i = model.layers.length - 1; i >= 0; i--) {
     const layer = model.layers[i]!;
+    // The timeline names each layer's backward: 'backward (layer 3)'.
+    sim?.setLabel(`backward (layer ${i})`);
     const t0 = now();
     const input = inputs[i]!;
     const params = await hooks.paramsFor(i, 'backward');

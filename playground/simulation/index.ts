@@ -8,6 +8,7 @@ export * from './virtual-clock.ts';
 export * from './program-clock.ts';
 export * from './tfjs-kernel-cost.ts';
 export * from './charged-model.ts';
+export * from './step-report.ts';
 export {
   NCCL_VERSION,
   NCCL_TUNING_SOURCE,

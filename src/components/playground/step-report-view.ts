@@ -1,5 +1,5 @@
 import type { VirtualStepRank, VirtualStepReport } from '../../../playground/cluster/protocol.ts';
-import { describeMeans, stepDefinitions } from '../../../playground/simulation/step-report.ts';
+import { describeMeans, stepDefinitions } from '../../../playground/simulation/index.ts';
 import { formatSeconds } from './virtual-timeline-view.ts';
 
 /** The fields of a run's VirtualStepReport the page shows. */

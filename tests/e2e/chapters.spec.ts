@@ -117,20 +117,28 @@ test('scaling plot prints the cluster model and measures a real run on 1, 2 and 
   await page.goto(FROM_SCRATCH);
   const w = page.locator('ranks-scaling-plot');
   const curve = scalingCurve(SCALING_DEFAULTS.worldSizes, defaultScalingInputs(0));
+  const overlapped = scalingCurve(SCALING_DEFAULTS.worldSizes, defaultScalingInputs(1));
   const rows = w.locator('.sc-table tbody tr');
   await expect(rows).toHaveCount(curve.length);
+  // The table holds both curves, so ticking Overlap never leaves it describing the other one.
   for (const [i, p] of curve.entries()) {
     await expect(rows.nth(i).locator('td')).toHaveText([
       String(p.n),
       String(p.nodes),
       fmtSeconds(p.commSeconds),
       p.throughput.toFixed(0),
+      overlapped[i]!.throughput.toFixed(0),
       p.ideal.toFixed(0),
       fmtPercent(p.efficiency),
+      fmtPercent(overlapped[i]!.efficiency),
     ]);
   }
   await expect(w.locator('[data-model-chart] path')).toHaveCount(2);
-  await expect(w.locator('figcaption')).toContainText(fmtPercent(curve.at(-1)!.efficiency));
+  await expect(w.locator('figcaption')).toContainText(
+    `keep ${fmtPercent(curve.at(-1)!.efficiency)} of linear scaling without overlap, ${fmtPercent(overlapped.at(-1)!.efficiency)} with it`,
+  );
+  await expect(w.locator('figcaption')).toContainText(`up to ${curve.at(-1)!.nodes} nodes`);
+  await expect(w.locator('figcaption')).not.toContainText('Two nodes');
   const before = await w.locator('[data-model-chart] path.sc-model').getAttribute('d');
   await w.getByLabel('Overlap the all-reduce with the backward pass').check();
   await expect(w.locator('[data-model-name]')).toHaveText(MODEL_NAME.on);

@@ -5,7 +5,14 @@
  * machine happened to finish something.
  */
 import { seededUnit } from './seeded-random.ts';
-import type { RankFaults } from './rank-clock.ts';
+
+/** What makes one rank's compute slower than the roofline says. */
+export interface RankFaults {
+  /** Compute takes this many times longer (a slower GPU, thermal throttling); ≥ 1. */
+  slowdown?: number;
+  /** Every compute span is stretched by a factor in [1, 1 + amplitude), drawn from `seed`. */
+  jitter?: { amplitude: number; seed: number };
+}
 
 /** Communication the compute stream may wait on; the runtime sets `end` once every member arrived. */
 export interface PendingEnd {

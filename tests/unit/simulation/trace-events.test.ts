@@ -47,7 +47,11 @@ describe('virtual trace spans say what they are', () => {
     const names = trace.map((e) => e.name);
     expect(names.sort()).toEqual(['backward (layer 1)', 'bucket 0 all-reduce', 'forward']);
     const span = (name: string) => trace.find((e) => e.name === name)!;
-    expect(span('backward (layer 1)')).toMatchObject({ kind: 'backward', index: 1, configuration: 'overlap on' });
+    expect(span('backward (layer 1)')).toMatchObject({
+      kind: 'backward',
+      index: 1,
+      configuration: 'overlap on',
+    });
     const bucket = span('bucket 0 all-reduce');
     expect(bucket).toMatchObject({
       lane: 'comm',

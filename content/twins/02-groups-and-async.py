@@ -28,24 +28,26 @@ say(f"sub-group sums correct: {js_str(group_sum.item() == expected)}")
 # async_op=True returns a handle at once; the rank keeps computing while the all-reduce is in flight.
 # Rank 0 is late on purpose, as a rank still finishing its backward pass would be. The others have
 # useful work to do meanwhile: a few matrix products standing in for the rest of their backward pass.
-late_s = 0.2
+late_s = 0.4
 
 
 def product():
     return (torch.randn(128, 128, device=device) @ torch.randn(128, 128, device=device)).sum().item()
 
 
-# Calibrate once, untimed (this also warms the kernels up): enough products for about half of rank 0's delay.
-calibrate = time.perf_counter()
-product()
-product()
-products = max(2, round(late_s / 2 / ((time.perf_counter() - calibrate) / 2)))
+# Warm the kernels up first, then size the work by the clock rather than by a count: products until
+# three quarters of rank 0's delay have passed, so a slow or fast warm-up cannot leave too little work to overlap.
+for _ in range(3):
+    product()
 
 
 def work():
     # Gloo and NCCL progress collectives on their own threads / streams: the work needs no yield to let them run.
-    for _ in range(products):
+    start = time.perf_counter()
+    while True:
         product()
+        if time.perf_counter() - start >= 3 * late_s / 4:
+            break
 
 
 grads = torch.full((1 << 15,), float(r + 1), device=device)
@@ -68,7 +70,9 @@ result = grads.clone()
 handle = dist.all_reduce(result, op=dist.ReduceOp.SUM, async_op=True)
 pending_while_working = not handle.is_completed()
 t = time.perf_counter()
-work()
+# Rank 0's lateness stands for its own remaining work: it has nothing left to overlap and waits at once.
+if r != 0:
+    work()
 work_ms = (time.perf_counter() - t) * 1000
 t = time.perf_counter()
 handle.wait()  # only now is `result` safe to read

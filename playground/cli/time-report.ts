@@ -1,5 +1,12 @@
 import type { RunRecord } from '../cluster/run-record.ts';
 import { clusterShape, describeShape } from '../simulation/index.ts';
+import {
+  configurationOf,
+  describeMeans,
+  describeSteps,
+  peerWaitOf,
+  stepDefinitions,
+} from '../simulation/step-report.ts';
 
 const ms = (s: number) => (s * 1000).toFixed(3);
 
@@ -21,13 +28,22 @@ export function timeReport(record: RunRecord): string[] {
   const charged = steps[0]?.ranks[0]?.chargedAs;
   if (charged)
     lines.push(
-      `charged as ${charged.params.toExponential(2)} parameters, ${charged.tokensPerStep} tokens per step`,
+      `charged as ${charged.model ? `${charged.model}, ` : ''}${charged.params.toExponential(2)} parameters, ${charged.tokensPerStep} tokens per step`,
     );
+  // Which collective sizes were charged, and in which steps (DDP's buckets change after its rebuild).
+  const sizes = new Map<string, number[]>();
+  for (const s of steps) {
+    const text = s.ranks[0]?.chargedAs?.sizes;
+    if (text) sizes.set(text, [...(sizes.get(text) ?? []), s.step]);
+  }
+  for (const [text, at] of sizes) lines.push(`charged sizes, ${describeSteps(at)}: ${text}`);
   if (steps.length === 0) {
     lines.push('no step ended (call dist.simulation.endStep(), or a trainer’s step())');
     return lines;
   }
-  lines.push('step  time (ms)  compute (ms)  comm (ms)  exposed comm (ms)  MFU');
+  lines.push(
+    'step  time (ms)  compute (ms)  comm (ms)  exposed comm (ms)  peer wait (ms)       MFU  configuration',
+  );
   for (const s of steps)
     lines.push(
       [
@@ -36,8 +52,14 @@ export function timeReport(record: RunRecord): string[] {
         ms(s.computeSeconds).padStart(13),
         ms(s.commSeconds).padStart(10),
         ms(s.exposedCommSeconds).padStart(18),
-        s.mfu === null ? '   –' : `${(s.mfu * 100).toFixed(1)} %`.padStart(8),
-      ].join(' '),
+        ms(peerWaitOf(s)).padStart(15),
+        (s.mfu === null ? '–' : `${(s.mfu * 100).toFixed(1)} %`).padStart(9),
+        ` ${configurationOf(s) ?? ''}`,
+      ]
+        .join(' ')
+        .trimEnd(),
     );
+  lines.push(...describeMeans(steps, (s) => `${ms(s)} ms`));
+  lines.push('Each figure is the slowest rank’s:', ...stepDefinitions().map((d) => `  ${d}`));
   return lines;
 }

@@ -20,8 +20,14 @@ export type {
  * costs what the charged model's step would on the simulated cluster.
  */
 export interface ChargeAs {
-  /** Parameters of the charged model, e.g. 7e9. */
-  params: number;
+  /**
+   * A named architecture ('llama-2-7b', 'llama-2-13b'; playground/simulation/charged-model.ts): the
+   * training wrappers then cut DDP buckets and FSDP units from its parameter list, as PyTorch would,
+   * and charge its layers' compute instead of the toy model's kernels.
+   */
+  model?: string;
+  /** Parameters of the charged model, e.g. 7e9 (the named model's count when `model` is given). */
+  params?: number;
   /** Tokens (rows) per optimizer step over all ranks, e.g. 4_194_304. */
   tokensPerStep: number;
   /** Bytes per gradient or parameter element on the wire; 2 (bf16) by default. */
@@ -58,6 +64,19 @@ export interface Simulation {
   chargeAs(as: ChargeAs, actual: ActualSize): void;
   /** Charge `seconds` of compute to this rank's compute stream (before slowdown and jitter). */
   compute(seconds: number, label?: string): void;
+  /**
+   * Runs `fn` as work that is not part of the simulated job (a single-device reference check, a
+   * recompute PyTorch would not do): its kernels cost nothing and its collectives take no virtual time.
+   * Synchronous `fn` returns its value; an async one's region lasts until its promise settles.
+   * @example const ref = await (dist.simulation?.uncharged(trainReference) ?? trainReference());
+   */
+  uncharged<T>(fn: () => T): T;
+  /**
+   * Names the set-up the next steps belong to (e.g. 'overlap on'): the step report takes its means per
+   * configuration, never across two.
+   * @example dist.simulation?.configuration('prefetch off');
+   */
+  configuration(name: string): void;
   /**
    * Ends this rank's current step and reports it (step time, compute, communication, exposed
    * communication, model FLOPs). DDP, ZeRO and FSDP call it at the end of `step()`.

@@ -10,19 +10,23 @@ import type {
   VirtualTraceEvent,
 } from '../contract/protocol.ts';
 import {
+  chargedModel,
   clusterShape,
   fusedOptimizerCost,
-  groupCollectiveSeconds,
+  groupCollectivePrediction,
   peakFlops,
   predictSendRecv,
   ProgramClock,
   rooflineSeconds,
   tfjsKernelCost,
   worldSize,
+  type ChargedModel,
   type ClusterShape,
   type Collective,
+  type CollectivePrediction,
   type KernelCall,
   type PendingEnd,
+  type SpanMeta,
 } from '../simulation/index.ts';
 import type { ActualSize, ChargeAs, Simulation } from './dist-api.ts';
 
@@ -58,6 +62,18 @@ function modelOf(
   }
 }
 
+/** A label's kind and layer: 'backward (layer 3)' is kind 'backward', index 3. */
+function labelMeta(label: string): SpanMeta {
+  const layer = /\(layer (\d+)\)$/.exec(label);
+  return { kind: computeKind(label), ...(layer ? { index: Number(layer[1]) } : {}) };
+}
+
+/** The span kind a compute label names ('forward', 'backward (layer 3)', 'optimizer', else 'compute'). */
+function computeKind(label: string): SpanMeta['kind'] {
+  for (const k of ['forward', 'backward', 'optimizer'] as const) if (label.startsWith(k)) return k;
+  return 'compute';
+}
+
 export interface SimulationSinks {
   trace(events: VirtualTraceEvent[]): void;
   step(report: VirtualStepRank): void;
@@ -70,6 +86,17 @@ export interface IssuedCall {
   work: PendingEnd;
   /** The charge-as factor on its bytes when it was issued (1 for bookkeeping calls). */
   byteScale: number;
+  /** Timed as this collective of the charged model instead of the call's own bytes. */
+  charged?: ChargedCall;
+}
+
+/** A collective of the charged job: what it is, its bytes (nccl-tests' size) and its timeline label. */
+export interface ChargedCall {
+  collective: Collective;
+  bytes: number;
+  /** e.g. 'bucket 3 all-reduce', 'unit 4 all-gather'. */
+  name: string;
+  index?: number;
 }
 
 export class RankSimulation {
@@ -87,9 +114,18 @@ export class RankSimulation {
   #stepCompute = 0;
   #stepComm = 0;
   #stepExposed = 0;
+  #stepPeerWait = 0;
+  /** When this rank's collectives ran ([start, end], duration only), for splitting waits into exposed communication and waiting for peers. */
+  #busy: [number, number][] = [];
   #kernelModelFlops = 0;
   #scale = { flops: 1, params: 1, bytes: 1 };
-  #chargedAs: ChargeAs | null = null;
+  #chargedAs: { params: number; tokensPerStep: number; model?: string } | null = null;
+  /** The named architecture the run is charged as: its own compute replaces the toy's kernels. */
+  #named: ChargedModel | null = null;
+  #chargedSizes: string | undefined;
+  #configuration: string | undefined;
+  #ghost = 0;
+  #pendingCharge: ChargedCall | null = null;
   #label = 'compute';
   #bookkeeping = false;
   #uncharged = 0;
@@ -125,8 +161,21 @@ export class RankSimulation {
           start: s.start,
           end: s.end,
           step: this.#step,
+          kind: s.kind ?? computeKind(s.label),
+          ...(s.index === undefined ? {} : { index: s.index }),
+          ...(this.#configuration === undefined ? {} : { configuration: this.#configuration }),
         }),
+      (from, to) => this.#commBusy(from, to),
     );
+  }
+
+  /** Seconds of [from, to] during which this rank's communication ran; forgets what ended before `from`. */
+  #commBusy(from: number, to: number): number {
+    this.#busy = this.#busy.filter(([, end]) => end > from);
+    let busy = 0;
+    for (const [start, end] of this.#busy)
+      busy += Math.max(0, Math.min(end, to) - Math.max(start, from));
+    return busy;
   }
 
   get step(): number {
@@ -148,7 +197,8 @@ export class RankSimulation {
 
   /** Charges one tfjs kernel by the roofline (scaled when the run is charged as a larger model). */
   chargeKernel(call: KernelCall): void {
-    if (this.#uncharged > 0) return;
+    // Under a named model the step's compute is the charged model's (chargeLayer), not the toy's kernels.
+    if (this.#uncharged > 0 || this.#named) return;
     const asModel = this.#chargedAs !== null;
     const { cost, matmul } = tfjsKernelCost(call, asModel ? 'bfloat16' : 'float32');
     // Matmul FLOPs grow with parameters × tokens; bytes (and weight-sized elementwise work, such as the
@@ -163,7 +213,7 @@ export class RankSimulation {
       efficiency: this.#efficiency,
     });
     if (matmul) this.#kernelModelFlops += scaled.flops;
-    this.clock.charge(seconds, this.#label);
+    this.clock.charge(seconds, this.#label, labelMeta(this.#label));
   }
 
   /**
@@ -184,41 +234,161 @@ export class RankSimulation {
       unit: 'fp32',
       efficiency: this.#efficiency,
     });
-    this.clock.charge(seconds, this.#label);
+    this.clock.charge(seconds, this.#label, labelMeta(this.#label));
     return out;
   }
 
   /** Charges explicit compute time. */
-  compute(seconds: number, label?: string): void {
-    this.clock.charge(seconds, label ?? this.#label);
+  compute(seconds: number, label?: string, meta?: SpanMeta): void {
+    if (this.#uncharged > 0) return;
+    this.clock.charge(seconds, label ?? this.#label, meta);
+  }
+
+  /** Charges work of the charged model (bf16 tensor cores, the run's efficiency) by the roofline. */
+  chargeWork(flops: number, bytes: number, label: string, meta: SpanMeta): void {
+    if (this.#uncharged > 0) return;
+    const { seconds } = rooflineSeconds({ flops, bytes }, this.shape.preset.gpu, {
+      unit: 'bf16-tensor',
+      efficiency: this.#efficiency,
+    });
+    this.clock.charge(seconds, label, meta);
+  }
+
+  /** The named model this run is charged as, if any. */
+  get chargedModel(): ChargedModel | null {
+    return this.#named;
+  }
+
+  /** Says which collective sizes the charged job used (shown with the step report). */
+  setChargedSizes(text: string): void {
+    this.#chargedSizes = text;
+  }
+
+  /** The configuration later steps belong to (e.g. 'overlap on'); reports take means per configuration. */
+  setConfiguration(name: string): void {
+    if (typeof name !== 'string' || name.trim() === '')
+      throw new TypeError('dist.simulation.configuration(name): name must be a non-empty string');
+    this.#configuration = name;
   }
 
   chargeAs(as: ChargeAs, actual: ActualSize): void {
+    const named = as.model === undefined ? null : chargedModel(as.model);
+    const params = as.params ?? named?.totalParams;
+    if (named && as.params !== undefined && as.params !== named.totalParams)
+      throw new RangeError(
+        `chargeAs: ${as.model} has ${named.totalParams} parameters; leave out params or give exactly that`,
+      );
     for (const [k, v] of Object.entries({
-      params: as.params,
+      params,
       tokensPerStep: as.tokensPerStep,
       'actual params': actual.params,
       'actual tokensPerStep': actual.tokensPerStep,
     }))
-      if (!(v > 0) || !Number.isFinite(v))
+      if (v === undefined || !(v > 0) || !Number.isFinite(v))
         throw new RangeError(`chargeAs: ${k} must be a positive number, got ${v}`);
     const perElement = as.bytesPerElement ?? 2;
     if (!(perElement > 0)) throw new RangeError(`chargeAs: bytesPerElement must be > 0`);
-    this.#chargedAs = { params: as.params, tokensPerStep: as.tokensPerStep };
+    const p = params!;
+    this.#named = named;
+    this.#chargedAs = {
+      params: p,
+      tokensPerStep: as.tokensPerStep,
+      ...(named ? { model: named.id } : {}),
+    };
     this.#scale = {
-      flops: (as.params * as.tokensPerStep) / (actual.params * actual.tokensPerStep),
-      params: as.params / actual.params,
-      bytes: (as.params / actual.params) * (perElement / 4),
+      flops: (p * as.tokensPerStep) / (actual.params * actual.tokensPerStep),
+      params: p / actual.params,
+      bytes: (p / actual.params) * (perElement / 4),
     };
   }
 
-  /** A collective or send/recv issued now, in program order. */
-  issue(): IssuedCall {
+  /**
+   * A collective or send/recv issued now, in program order; undefined inside an uncharged region (the
+   * call then takes no virtual time and the clock never waits for it).
+   */
+  issue(): IssuedCall | undefined {
+    if (this.#ghost > 0) return undefined;
+    const charged = this.#pendingCharge ?? undefined;
+    this.#pendingCharge = null;
     return {
       ready: this.clock.mark(),
       work: {},
       byteScale: this.#bookkeeping ? 1 : this.#scale.bytes,
+      ...(charged ? { charged } : {}),
     };
+  }
+
+  /** Issues the one collective `fn` starts timed as `call` of the charged job (its own bytes are only a carrier). */
+  chargedCall<T>(call: ChargedCall, fn: () => T): T {
+    this.#pendingCharge = call;
+    try {
+      return fn();
+    } finally {
+      this.#pendingCharge = null;
+    }
+  }
+
+  /**
+   * Runs `fn` (sync, or async until its promise settles) as work that is not part of the job: its kernels cost nothing and its
+   * collectives take no virtual time (a reference check, the toy's data under a charged model).
+   */
+  unchargedRegion<T>(fn: () => T): T {
+    this.#uncharged++;
+    this.#ghost++;
+    const end = () => {
+      this.#uncharged--;
+      this.#ghost--;
+    };
+    let out: T;
+    try {
+      out = fn();
+    } catch (err) {
+      end();
+      throw err;
+    }
+    // An async region lasts until its promise settles; a synchronous one (inside tf.grads) ends here.
+    if (out instanceof Promise)
+      return out.then(
+        (v: unknown) => (end(), v),
+        (err: unknown) => {
+          end();
+          throw err;
+        },
+      ) as T;
+    end();
+    return out;
+  }
+
+  /** Synchronous form of unchargedRegion for the calls `fn` issues before it returns. */
+  ghost<T>(fn: () => T): T {
+    this.#ghost++;
+    try {
+      return fn();
+    } finally {
+      this.#ghost--;
+    }
+  }
+
+  /**
+   * Places charged collectives on the communication stream whose arrivals every member already agreed
+   * on (the latest member's issue time each, exchanged in one call): each starts at its agreed arrival or
+   * when the stream frees, in order. Returns what the compute stream waits on for all of them.
+   */
+  scheduleAgreed(
+    calls: readonly { call: ChargedCall; arrival: number }[],
+    members: readonly number[],
+  ): PendingEnd {
+    let end = this.#commFree;
+    for (const { call, arrival } of calls) {
+      const start = Math.max(arrival, this.#commFree);
+      const p = groupCollectivePrediction(this.shape, call.collective, call.bytes, members);
+      end = start + p.seconds;
+      this.#commFree = end;
+      this.#stepComm += p.seconds;
+      this.#busy.push([start, end]);
+      this.#push(this.#commEvent(start, end, call.name, call.bytes, p, call.index));
+    }
+    return { end };
   }
 
   /** Runs `fn` without charging its kernels (work the modelled framework would not do, e.g. a recompute). */
@@ -246,15 +416,22 @@ export class RankSimulation {
     return Math.max(ready, this.#commFree);
   }
 
-  /** The model's duration of a collective of `length` elements (4 bytes each, scaled) over `members`. */
-  collectiveSeconds(
+  /** The model's prediction for a call: the charged collective it stands for, or its own bytes (4 each, scaled). */
+  collectivePrediction(
     kind: CollectiveKind,
     length: number,
     members: readonly number[],
-    byteScale: number,
-  ): number {
-    const { collective, bytes } = modelOf(kind, length * 4 * byteScale, members.length);
-    return groupCollectiveSeconds(this.shape, collective, bytes, members);
+    issued: IssuedCall,
+  ): CollectivePrediction {
+    if (issued.charged)
+      return groupCollectivePrediction(
+        this.shape,
+        issued.charged.collective,
+        issued.charged.bytes,
+        members,
+      );
+    const { collective, bytes } = modelOf(kind, length * 4 * issued.byteScale, members.length);
+    return groupCollectivePrediction(this.shape, collective, bytes, members);
   }
 
   /** Modelled bytes of a call, for its trace span. */
@@ -267,12 +444,57 @@ export class RankSimulation {
     work: PendingEnd,
     arrival: number,
     end: number,
-    duration: number,
+    prediction: CollectivePrediction,
     name: string,
     bytes: number,
+    index?: number,
+    lateRanks: readonly number[] = [],
   ): void {
     this.#commFree = end;
-    this.#finishComm(work, arrival, end, duration, name, bytes);
+    this.#stepComm += prediction.seconds;
+    const start = end - prediction.seconds;
+    this.#busy.push([start, end]);
+    // Before the collective runs, this rank idles until its last peer arrives: drawn apart, not as communication.
+    if (start > arrival && lateRanks.length)
+      this.#push({
+        rank: this.rank,
+        lane: 'comm',
+        name: `waiting for rank${lateRanks.length === 1 ? '' : 's'} ${lateRanks.join(', ')}`,
+        start: arrival,
+        end: start,
+        step: this.#step,
+        kind: 'idle',
+        ...(this.#configuration === undefined ? {} : { configuration: this.#configuration }),
+      });
+    this.#push(this.#commEvent(Math.max(arrival, start), end, name, bytes, prediction, index));
+    work.end = end;
+    this.clock.advance();
+  }
+
+  #commEvent(
+    start: number,
+    end: number,
+    name: string,
+    bytes: number,
+    p: CollectivePrediction,
+    index?: number,
+  ): VirtualTraceEvent {
+    return {
+      rank: this.rank,
+      lane: 'comm',
+      name,
+      start,
+      end,
+      step: this.#step,
+      bytes,
+      kind: 'collective',
+      collective: p.collective,
+      algorithm: p.algorithm,
+      protocol: p.protocol,
+      busGBps: p.busbw,
+      ...(index === undefined ? {} : { index }),
+      ...(this.#configuration === undefined ? {} : { configuration: this.#configuration }),
+    };
   }
 
   /** Send and receive time between this rank and `peer`: one hop of the topology. */
@@ -307,6 +529,7 @@ export class RankSimulation {
     bytes: number,
   ): void {
     this.#stepComm += seconds;
+    this.#busy.push([end - seconds, end]);
     this.#push({
       rank: this.rank,
       lane: 'comm',
@@ -315,6 +538,9 @@ export class RankSimulation {
       end,
       step: this.#step,
       bytes,
+      kind: 'p2p',
+      collective: 'send-recv',
+      ...(this.#configuration === undefined ? {} : { configuration: this.#configuration }),
     });
     work.end = end;
     this.clock.advance();
@@ -331,6 +557,7 @@ export class RankSimulation {
     this.clock.flush();
     const computeNow = this.clock.computeSeconds;
     const exposedNow = this.clock.exposedCommSeconds;
+    const peerWaitNow = this.clock.peerWaitSeconds;
     const world = worldSize(this.shape);
     const asModel = this.#chargedAs;
     const report: VirtualStepRank = {
@@ -341,11 +568,20 @@ export class RankSimulation {
       computeSeconds: computeNow - this.#stepCompute,
       commSeconds: this.#stepComm,
       exposedCommSeconds: exposedNow - this.#stepExposed,
+      peerWaitSeconds: peerWaitNow - this.#stepPeerWait,
       modelFlops: asModel
         ? (6 * asModel.params * asModel.tokensPerStep) / world
         : this.#kernelModelFlops,
       peakFlops: peakFlops(this.shape.preset.gpu, asModel ? 'bf16-tensor' : 'fp32'),
-      ...(asModel ? { chargedAs: { ...asModel } } : {}),
+      ...(asModel
+        ? {
+            chargedAs: {
+              ...asModel,
+              ...(this.#chargedSizes ? { sizes: this.#chargedSizes } : {}),
+            },
+          }
+        : {}),
+      ...(this.#configuration === undefined ? {} : { configuration: this.#configuration }),
     };
     this.flushTrace();
     this.#lastStep = report;
@@ -354,6 +590,7 @@ export class RankSimulation {
     this.#stepStart = end;
     this.#stepCompute = computeNow;
     this.#stepExposed = exposedNow;
+    this.#stepPeerWait = peerWaitNow;
     this.#stepComm = 0;
     this.#kernelModelFlops = 0;
     if (this.diesNow) await this.onDeath(this.#step);
@@ -386,6 +623,8 @@ export class RankSimulation {
       now: async () => this.clock.mark(),
       chargeAs: (as: ChargeAs, actual: ActualSize) => this.chargeAs(as, actual),
       compute: (seconds: number, label?: string) => this.compute(seconds, label),
+      uncharged: <T>(fn: () => T) => this.unchargedRegion(fn),
+      configuration: (name: string) => this.setConfiguration(name),
       endStep: () => this.endStep(),
       lastStep: () => (this.#lastStep ? { ...this.#lastStep } : null),
     });

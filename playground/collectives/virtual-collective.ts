@@ -53,8 +53,24 @@ export async function settleVirtual(
     );
   }
   const { kind, length } = run.desc;
-  const duration = sim.collectiveSeconds(kind, length, members, issued.byteScale);
-  const bytes = sim.modelBytes(kind, length, members.length, issued.byteScale);
-  const name = kind === 'barrier' ? 'barrier' : `${kind} ${formatBytes(bytes)}`;
-  sim.complete(issued.work, mine, latest + duration, duration, name, bytes);
+  const prediction = sim.collectivePrediction(kind, length, members, issued);
+  const charged = issued.charged;
+  const bytes = charged
+    ? charged.bytes
+    : sim.modelBytes(kind, length, members.length, issued.byteScale);
+  const name = charged
+    ? charged.name
+    : kind === 'barrier'
+      ? 'barrier'
+      : `${kind} ${formatBytes(bytes)}`;
+  sim.complete(
+    issued.work,
+    mine,
+    latest + prediction.seconds,
+    prediction,
+    name,
+    bytes,
+    charged?.index,
+    latest > mine ? members.filter((_, i) => arrivals[i] === latest) : [],
+  );
 }

@@ -1,6 +1,8 @@
 import * as tf from '@tensorflow/tfjs';
 import type { ChargeAs, Dist, Work } from '../collectives/dist-api.ts';
 import { awaitLater, rankContext, type RankContext } from '../collectives/rank-context.ts';
+import { chargedModel } from '../simulation/index.ts';
+import { ChargedPass } from './charged-job.ts';
 import { forwardBackward, type LayerHooks, type TimelineSpan } from './layerwise-backward.ts';
 import { mseLoss, type RowLoss } from './losses.ts';
 import { MemoryLedger } from './memory-ledger.ts';
@@ -23,8 +25,10 @@ export interface DataParallelOptions {
   /** Where held bytes are measured; a fresh ledger by default. */
   ledger?: MemoryLedger;
   /**
-   * On a simulated cluster, charge every step as this model (e.g. `{ params: 7e9, tokensPerStep:
-   * 4_194_304 }`): the wrapper scales against its own parameter count and the rows of each step.
+   * On a simulated cluster, charge every step as this model. A named architecture (`{ model:
+   * 'llama-2-7b', tokensPerStep: 4_194_304 }`) is the job: DDP's buckets and FSDP's units are cut from
+   * its parameter list as PyTorch would and its layers' compute is charged, while the toy model does the
+   * arithmetic for free. `{ params: 7e9, tokensPerStep }` only scales the toy's kernels and collectives.
    * Ignored in a real-time run.
    */
   chargeAs?: ChargeAs;
@@ -104,6 +108,8 @@ export abstract class DataParallelBase implements DataParallelTrainer {
   protected divisor: PromiseLike<number> | null = null;
   protected pendingRows = 0;
   protected steps = 0;
+  /** The charged model's compute, walked with the toy's layers, when charged as a named model. */
+  protected chargedPass: ChargedPass | null = null;
 
   constructor(model: Sequential, dist: Dist, opts: DataParallelOptions) {
     this.model = model;
@@ -125,6 +131,8 @@ export abstract class DataParallelBase implements DataParallelTrainer {
   /** Adds a span to the timeline; compute spans also go to the page's trace, next to the runtime's collectives. */
   protected record(span: TimelineSpan): void {
     this.timeline.push(span);
+    if (this.chargedPass && span.layer !== undefined && span.kind !== 'optimizer')
+      this.chargedLayer(span.kind as 'forward' | 'backward', span.layer);
     if (span.kind === 'forward' || span.kind === 'backward' || span.kind === 'optimizer')
       this.tracer.compute(`${span.kind} ${span.label}`, span.start, span.end);
   }
@@ -216,6 +224,50 @@ export abstract class DataParallelBase implements DataParallelTrainer {
     return indices;
   }
 
+  /** Whether this wrapper issues the charged job's own collectives under a named model (else the model only scales). */
+  protected supportsChargedJob(): boolean {
+    return false;
+  }
+
+  /** A charged pass begins (named model): wrappers set up their charged collectives for it. */
+  protected startChargedPass(_pass: ChargedPass): void {}
+
+  /** The toy's layer `layer` finished its `kind` pass: charge the charged layers it stands for. */
+  protected chargedLayer(kind: 'forward' | 'backward', layer: number): void {
+    const pass = this.chargedPass!;
+    const group = pass.group(layer);
+    if (kind === 'forward') for (const k of group) pass.forward(k);
+    else for (let i = group.length - 1; i >= 0; i--) pass.backward(group[i]!);
+  }
+
+  /** Tells the simulation what this step is charged as, before the pass. */
+  #charge(rows: number): void {
+    const sim = this.context.sim;
+    const as = this.chargeAs;
+    if (!sim || !as) return;
+    const actual = {
+      params: this.model.params.reduce((a, p) => a + p.size, 0),
+      tokensPerStep: rows * this.dist.worldSize,
+    };
+    if (as.model !== undefined && !this.supportsChargedJob()) {
+      // This wrapper cannot issue the charged model's collectives: scale by its parameter count instead.
+      const { model: _named, ...rest } = as;
+      sim.chargeAs({ ...rest, params: chargedModel(as.model).totalParams }, actual);
+      return;
+    }
+    sim.chargeAs(as, actual);
+    const named = sim.chargedModel;
+    if (!named) return;
+    this.chargedPass ??= new ChargedPass(
+      sim,
+      named,
+      as.tokensPerStep / this.dist.worldSize,
+      this.model.layers.length,
+      as.bytesPerElement ?? 2,
+    );
+    this.startChargedPass(this.chargedPass);
+  }
+
   /** Runs the layer-wise pass; when syncing under 'rows', also starts the all-reduce of the row count. */
   protected async runPass(
     x: tf.Tensor,
@@ -226,18 +278,14 @@ export abstract class DataParallelBase implements DataParallelTrainer {
     const rows = x.shape[0]!;
     this.pendingRows += rows;
     const sim = this.context.sim;
-    if (sim && this.chargeAs)
-      sim.chargeAs(this.chargeAs, {
-        params: this.model.params.reduce((a, p) => a + p.size, 0),
-        tokensPerStep: rows * this.dist.worldSize,
-      });
+    this.#charge(rows);
     let divisor: PromiseLike<number> | null = null;
     if (this.syncing) {
       if (this.average === 'rows') {
         const count = tf.tensor1d([this.pendingRows]);
         const issue = () => this.dist.allReduce(count, { op: 'sum', async: true });
         // The row count is the book's exactness device, not model data: charged at its real 4 bytes.
-        const work = sim ? sim.bookkeeping(issue) : issue();
+        const work = !sim ? issue() : this.chargedPass ? sim.ghost(issue) : sim.bookkeeping(issue);
         const later = awaitLater(this.context, work);
         const total = Promise.resolve(later.raw ?? later).then(async (t) => {
           count.dispose();

@@ -1,9 +1,12 @@
 import * as tf from '@tensorflow/tfjs';
 import type { AllReduceAlgorithm } from '../collectives/dist-api.ts';
 import { broadcastFromRankZero } from './broadcast-from-rank-zero.ts';
+import { ChargedBucketPass, type ChargedPass } from './charged-job.ts';
 import { DataParallelBase, type DataParallelOptions } from './data-parallel-base.ts';
 import {
+  chargedBuckets,
   constructionBuckets,
+  describeBuckets,
   rebuiltBuckets,
   type BucketOptions,
   type GradientBucket,
@@ -56,6 +59,8 @@ export class DistributedDataParallel extends DataParallelBase {
   /** Optimizer state per parameter; empty for parameters whose state another rank keeps. */
   protected readonly state: tf.Tensor[][];
   private bucketBuffers: (tf.Tensor | null)[];
+  /** This backward's buckets of the charged model, under a named chargeAs. */
+  private chargedBucketPass: ChargedBucketPass | null = null;
 
   constructor(model: TrainableModel, opts: DDPOptions) {
     super(toSequential(model), resolveDist(opts.dist), opts);
@@ -87,6 +92,31 @@ export class DistributedDataParallel extends DataParallelBase {
 
   private paramBytes(): number[] {
     return this.model.params.map((p) => p.size * 4);
+  }
+
+  protected override supportsChargedJob(): boolean {
+    return true;
+  }
+
+  /** The charged model's buckets, cut as PyTorch cuts them, in the same phase (before or after the rebuild) as the toy's. */
+  protected override startChargedPass(pass: ChargedPass): void {
+    if (!this.syncing) {
+      this.chargedBucketPass = null;
+      return;
+    }
+    const buckets = chargedBuckets(
+      pass.model,
+      pass.bytesPerElement,
+      this.rebuilt,
+      this.bucketOptions,
+    );
+    this.chargedBucketPass = new ChargedBucketPass(pass, buckets, this.overlap);
+    pass.sim.setChargedSizes(describeBuckets(buckets, this.bucketOptions, this.rebuilt));
+  }
+
+  protected override chargedLayer(kind: 'forward' | 'backward', layer: number): void {
+    if (kind === 'backward' && this.chargedBucketPass) this.chargedBucketPass.backward(layer);
+    else super.chargedLayer(kind, layer);
   }
 
   /** Whether this backward records gradient arrival: the first synced one, unless unused parameters are searched for. */
@@ -140,6 +170,9 @@ export class DistributedDataParallel extends DataParallelBase {
     };
     const { meanLoss, divisor } = await this.runPass(x, target, loss, hooks);
     if (!syncing) return meanLoss;
+    const charged = this.chargedBucketPass;
+    this.chargedBucketPass = null;
+    if (charged) await charged.sync(this.dist);
     launchReady(1 / (await divisor!));
     await Promise.all(finished);
     for (const unpack of deferred) await unpack();
@@ -163,11 +196,15 @@ export class DistributedDataParallel extends DataParallelBase {
     this.ledger.hold('buckets', flat);
     // As a bucket view the gradient memory now is the bucket; otherwise both copies stay alive.
     if (this.gradientAsBucketView) for (const k of bucket.params) this.dropLocal(k);
+    const issue = () =>
+      this.dist.allReduce(flat, { op: 'sum', algorithm: this.allReduceAlgorithm, async: true });
+    const sim = this.context.sim;
+    // Under a named charged model the toy's buckets only carry its arithmetic: no virtual time.
     const pending = this.track(
       'allReduce',
       `bucket ${b}`,
       flat.size * 4,
-      this.dist.allReduce(flat, { op: 'sum', algorithm: this.allReduceAlgorithm, async: true }),
+      sim && this.chargedPass && sim.chargedModel ? sim.ghost(issue) : issue(),
     );
     const unpack = (reduced: tf.Tensor) => {
       this.ledger.free(flat);

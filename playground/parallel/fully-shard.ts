@@ -1,6 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import type { ProcessGroupHandle } from '../collectives/dist-api.ts';
 import { broadcastFromRankZero } from './broadcast-from-rank-zero.ts';
+import { ChargedUnits, type ChargedPass } from './charged-job.ts';
 import {
   afterPending,
   DataParallelBase,
@@ -95,6 +96,9 @@ export class FullyShardedDataParallel extends DataParallelBase {
   private readonly unsharded = new Map<number, tf.Tensor[]>();
   /** Unsharded parameters kept from forward to backward (reshardAfterForward false), or post-forward shards (int). */
   private readonly kept = new Map<number, tf.Tensor[]>();
+  /** The charged model's FSDP units, under a named chargeAs (1-D mesh). */
+  private chargedUnits: ChargedUnits | null = null;
+  private chargedPhase: 'forward' | 'backward' = 'forward';
 
   constructor(model: TrainableModel, opts: FullyShardOptions) {
     super(toSequential(model), resolveDist(opts.dist), opts);
@@ -148,7 +152,14 @@ export class FullyShardedDataParallel extends DataParallelBase {
 
   /** Start from rank 0's parameters, then keep only this rank's dim-0 shard of each and free the full ones. */
   async init(): Promise<void> {
-    await broadcastFromRankZero(this.dist, [...this.model.params, ...this.model.buffers]);
+    const sync = () =>
+      broadcastFromRankZero(this.dist, [...this.model.params, ...this.model.buffers]);
+    const sim = this.context.sim;
+    // fully_shard does not broadcast (sharded init is deterministic): under a named charged model
+    // this start-up sync is the toy's own and costs no virtual time.
+    await (sim && this.chargeAs?.model !== undefined && this.supportsChargedJob()
+      ? sim.unchargedRegion(sync)
+      : sync());
     for (const u of this.units)
       u.params.forEach((i, j) =>
         this.shards.push(shardOf(u.layouts[j]!, this.model.params[i]!, this.mesh.shardRank)),
@@ -184,7 +195,7 @@ export class FullyShardedDataParallel extends DataParallelBase {
       'allGather',
       `${phase} ${this.label(u)}`,
       input.size * 4,
-      this.dist.allGather(input, { async: true, group }),
+      this.toyCall(() => this.dist.allGather(input, { async: true, group })),
     );
     const entry = afterPending(pending, (all) => {
       input.dispose();
@@ -281,6 +292,33 @@ export class FullyShardedDataParallel extends DataParallelBase {
     this.ledger.free(...full);
   }
 
+  protected override supportsChargedJob(): boolean {
+    return !this.mesh.replicate;
+  }
+
+  protected override startChargedPass(pass: ChargedPass): void {
+    this.chargedUnits ??= new ChargedUnits(pass, this.context, this.mesh.shard, {
+      forward: this.forwardPrefetch,
+      backward: this.backwardPrefetch,
+    });
+    this.chargedPhase = 'forward';
+    pass.sim.setChargedSizes(this.chargedUnits.describe());
+  }
+
+  protected override chargedLayer(kind: 'forward' | 'backward', layer: number): void {
+    const units = this.chargedUnits!;
+    if (kind === 'forward') return units.forward(layer);
+    if (this.chargedPhase === 'forward') units.startBackward();
+    this.chargedPhase = 'backward';
+    units.backward(layer, this.syncing);
+  }
+
+  /** Under a named charged model the toy's collectives only carry its arithmetic: no virtual time. */
+  private toyCall<T>(issue: () => T): T {
+    const sim = this.context.sim;
+    return sim && this.chargedUnits && sim.chargedModel ? sim.ghost(issue) : issue();
+  }
+
   async backward(x: tf.Tensor, target: tf.Tensor, loss: RowLoss = mseLoss): Promise<number> {
     const syncing = this.syncing;
     const launched: (PendingCollective | null)[] = this.units.map(() => null);
@@ -306,6 +344,7 @@ export class FullyShardedDataParallel extends DataParallelBase {
       },
     };
     const { meanLoss, divisor } = await this.runPass(x, target, loss, hooks);
+    if (this.chargedUnits && this.context.sim?.chargedModel) this.chargedUnits.sync();
     if (!syncing) return meanLoss;
     const total = await divisor!;
     for (let u = 0; u < this.units.length; u++) {
@@ -359,7 +398,9 @@ export class FullyShardedDataParallel extends DataParallelBase {
       'reduceScatter',
       this.label(u),
       input.size * 4,
-      this.dist.reduceScatter(input, { op: 'sum', async: true, group: this.mesh.shard }),
+      this.toyCall(() =>
+        this.dist.reduceScatter(input, { op: 'sum', async: true, group: this.mesh.shard }),
+      ),
     );
     return afterPending(pending, (t) => (this.ledger.free(input), t));
   }

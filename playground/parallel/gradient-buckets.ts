@@ -1,9 +1,12 @@
+import type { ChargedModel } from '../simulation/charged-model.ts';
+
 /** PyTorch's `dist._DEFAULT_FIRST_BUCKET_BYTES` (1 MiB), used only while `bucket_cap_mb` is left at its default. */
 export const DEFAULT_FIRST_BUCKET_MB = 1;
 /** PyTorch DDP's default `bucket_cap_mb`. */
 export const DEFAULT_BUCKET_CAP_MB = 25;
 
 const MiB = 2 ** 20;
+const gb = (bytes: number) => `${(bytes / 1e9).toFixed(1)} GB`;
 
 /** A run of parameters whose gradients travel in one collective. */
 export interface GradientBucket {
@@ -105,4 +108,42 @@ export function planBuckets(
     paramBytes.map((_, i) => paramBytes.length - 1 - i),
     opts,
   );
+}
+
+/**
+ * DDP's buckets of the charged model, cut as `_compute_bucket_assignment_by_size` cuts them: one bucket
+ * at construction, then after the first iteration in gradient-arrival order (reverse registration, as for
+ * a model whose forward runs its layers in order) with `[first bucket, cap]`.
+ */
+export function chargedBuckets(
+  model: ChargedModel,
+  bytesPerElement: number,
+  rebuilt: boolean,
+  opts: BucketOptions,
+): GradientBucket[] {
+  const bytes = model.params.map((p) => p.elements * bytesPerElement);
+  return rebuilt
+    ? rebuiltBuckets(
+        bytes,
+        bytes.map((_, i) => bytes.length - 1 - i),
+        opts,
+      )
+    : constructionBuckets(bytes, opts);
+}
+
+/** How the step report names DDP's charged buckets. */
+export function describeBuckets(
+  buckets: readonly GradientBucket[],
+  opts: BucketOptions,
+  rebuilt: boolean,
+): string {
+  const total = buckets.reduce((a, b) => a + b.bytes, 0);
+  const cap = opts.bucketCapMB ?? 25;
+  const limits = !rebuilt
+    ? 'one bucket before the rebuild'
+    : opts.bucketCapMB === undefined
+      ? `${opts.firstBucketCapMB ?? 1} MiB first, ${cap} MiB cap`
+      : `${cap} MiB cap`;
+  const largest = Math.max(...buckets.map((b) => b.bytes));
+  return `${buckets.length} DDP bucket all-reduce${buckets.length === 1 ? '' : 's'} (${limits}; largest ${(largest / MiB).toFixed(0)} MiB), ${gb(total)} per step`;
 }

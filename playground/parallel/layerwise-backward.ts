@@ -15,6 +15,8 @@ export interface TimelineSpan {
   start: number;
   end: number;
   bytes?: number;
+  /** The model layer a forward or backward span computed. */
+  layer?: number;
 }
 
 /** How a trainer supplies parameters to each layer and receives each layer's gradients. */
@@ -82,7 +84,7 @@ export async function forwardBackward(
     inputs.push(h);
     if (i > 0) ledger?.hold('activations', h);
     h = y;
-    record?.({ kind: 'forward', label: `${i}.${layer.kind}`, start: t0, end: now() });
+    record?.({ kind: 'forward', label: `${i}.${layer.kind}`, start: t0, end: now(), layer: i });
   }
   const prediction = h;
   const rows = x.shape[0]!;
@@ -95,9 +97,10 @@ export async function forwardBackward(
   lossValue.dispose();
   prediction.dispose();
   let dy = seed;
-  sim?.setLabel('backward');
   for (let i = model.layers.length - 1; i >= 0; i--) {
     const layer = model.layers[i]!;
+    // The timeline names each layer's backward: 'backward (layer 3)'.
+    sim?.setLabel(`backward (layer ${i})`);
     const t0 = now();
     const input = inputs[i]!;
     const params = await hooks.paramsFor(i, 'backward');
@@ -122,7 +125,7 @@ export async function forwardBackward(
     dy.dispose();
     if (i > 0) ledger?.free(input);
     dy = dx;
-    record?.({ kind: 'backward', label: `${i}.${layer.kind}`, start: t0, end: now() });
+    record?.({ kind: 'backward', label: `${i}.${layer.kind}`, start: t0, end: now(), layer: i });
     if (grads.length) await hooks.onGrads(i, grads);
     await yieldToEventLoop();
   }

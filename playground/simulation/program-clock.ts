@@ -5,7 +5,14 @@
  * machine happened to finish something.
  */
 import { seededUnit } from './seeded-random.ts';
-import type { RankFaults } from './rank-clock.ts';
+
+/** What makes one rank's compute slower than the roofline says. */
+export interface RankFaults {
+  /** Compute takes this many times longer (a slower GPU, thermal throttling); ≥ 1. */
+  slowdown?: number;
+  /** Every compute span is stretched by a factor in [1, 1 + amplitude), drawn from `seed`. */
+  jitter?: { amplitude: number; seed: number };
+}
 
 /** Communication the compute stream may wait on; the runtime sets `end` once every member arrived. */
 export interface PendingEnd {
@@ -17,10 +24,19 @@ export interface ComputeSpan {
   label: string;
   start: number;
   end: number;
+  /** What the span is ('forward', 'backward (layer 3)' is kind 'backward', index 3). */
+  kind?: SpanMeta['kind'];
+  index?: number;
+}
+
+/** The timeline's classification of a charge: its kind and layer index. */
+export interface SpanMeta {
+  kind?: 'forward' | 'backward' | 'optimizer' | 'compute';
+  index?: number;
 }
 
 type Op =
-  | { kind: 'charge'; seconds: number; label: string }
+  | { kind: 'charge'; seconds: number; label: string; meta: SpanMeta }
   | { kind: 'wait'; work: PendingEnd }
   | { kind: 'mark'; resolve: (time: number) => void };
 
@@ -33,11 +49,19 @@ export class ProgramClock {
   #time = 0;
   #charges = 0;
   #open: ComputeSpan | null = null;
-  /** Compute charged (after faults), and time spent waiting for communication. */
+  /** Compute charged (after faults); waits split into communication that was running and waiting for peers. */
   computeSeconds = 0;
   exposedCommSeconds = 0;
+  peerWaitSeconds = 0;
+  /** How much of [from, to] this rank's communication stream was busy (0 when not told). */
+  readonly #commBusy: (from: number, to: number) => number;
 
-  constructor(rank: number, faults: RankFaults, onSpan: (span: ComputeSpan) => void) {
+  constructor(
+    rank: number,
+    faults: RankFaults,
+    onSpan: (span: ComputeSpan) => void,
+    commBusy: (from: number, to: number) => number = () => 0,
+  ) {
     if (faults.slowdown !== undefined && !(faults.slowdown >= 1))
       throw new RangeError(`slowdown of rank ${rank} must be ≥ 1, got ${faults.slowdown}`);
     if (faults.jitter && !(faults.jitter.amplitude >= 0))
@@ -45,6 +69,7 @@ export class ProgramClock {
     this.rank = rank;
     this.#faults = faults;
     this.#onSpan = onSpan;
+    this.#commBusy = commBusy;
   }
 
   /** The clock, when nothing it waits on is still unknown; else undefined. */
@@ -53,16 +78,16 @@ export class ProgramClock {
   }
 
   /** Charge `seconds` of kernel time (before slowdown and jitter); faults are drawn in charge order. */
-  charge(seconds: number, label = 'compute'): void {
+  charge(seconds: number, label = 'compute', meta: SpanMeta = {}): void {
     if (!(seconds >= 0)) throw new RangeError(`compute time must be ≥ 0, got ${seconds}`);
     const j = this.#faults.jitter;
     const jitter = j ? 1 + j.amplitude * seededUnit(j.seed, this.rank, this.#charges) : 1;
     this.#charges++;
     const stretched = seconds * (this.#faults.slowdown ?? 1) * jitter;
-    if (this.#queue.length === 0) return this.#applyCharge(stretched, label);
+    if (this.#queue.length === 0) return this.#applyCharge(stretched, label, meta);
     const last = this.#queue.at(-1)!;
     if (last.kind === 'charge' && last.label === label) last.seconds += stretched;
-    else this.#queue.push({ kind: 'charge', seconds: stretched, label });
+    else this.#queue.push({ kind: 'charge', seconds: stretched, label, meta });
   }
 
   /** The compute stream waits here for `work` (a wait(), or awaiting a synchronous collective). */
@@ -83,7 +108,7 @@ export class ProgramClock {
       const op = this.#queue[0]!;
       if (op.kind === 'wait' && op.work.end === undefined) return;
       this.#queue.shift();
-      if (op.kind === 'charge') this.#applyCharge(op.seconds, op.label);
+      if (op.kind === 'charge') this.#applyCharge(op.seconds, op.label, op.meta);
       else if (op.kind === 'wait') this.#applyWait(op.work.end!);
       else op.resolve(this.#time);
     }
@@ -95,7 +120,7 @@ export class ProgramClock {
     this.#open = null;
   }
 
-  #applyCharge(seconds: number, label: string): void {
+  #applyCharge(seconds: number, label: string, meta: SpanMeta = {}): void {
     const start = this.#time;
     this.#time += seconds;
     this.computeSeconds += seconds;
@@ -105,13 +130,17 @@ export class ProgramClock {
       return;
     }
     this.flush();
-    this.#open = { label, start, end: this.#time };
+    this.#open = { label, start, end: this.#time, ...meta };
   }
 
   #applyWait(end: number): void {
     if (end <= this.#time) return;
     this.flush();
-    this.exposedCommSeconds += end - this.#time;
+    // Exposed communication is the part of the wait when this rank's collectives were running; the rest
+    // was spent waiting for peers to arrive (a straggler), which is not communication.
+    const busy = Math.min(end - this.#time, this.#commBusy(this.#time, end));
+    this.exposedCommSeconds += busy;
+    this.peerWaitSeconds += end - this.#time - busy;
     this.#time = end;
   }
 }

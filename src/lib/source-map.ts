@@ -325,6 +325,24 @@ export interface PrimaryCitation {
 const PRIMARY_SOURCES_1_TO_6: PrimaryCitation[] = [
   {
     claim:
+      "A simulated DDP run charged as a named model cuts that model's buckets as PyTorch does: at construction (find_unused_parameters=False) one bucket ([sys.maxsize]); after the first iteration Reducer::rebuild_buckets assigns in gradient-arrival order with [_DEFAULT_FIRST_BUCKET_BYTES (1 MiB), bucket_cap_mb (25 MiB)], a bucket closing once it reaches its limit. Llama 2 7B in bf16 gives 226 buckets, the first the output layer alone.",
+    chapter: C4,
+    anchor: 'exercise-4-overlap-on-and-off',
+    source:
+      'pytorch/pytorch torch/nn/parallel/distributed.py (_ddp_init_helper: bucket_size_limits, reversed bucket_indices); torch/csrc/distributed/c10d/reducer.cpp (Reducer::rebuild_buckets: bucket_size_limits = {first_bucket_bytes_cap_, bucket_bytes_cap_}; compute_bucket_assignment_by_size)',
+    url: 'https://github.com/pytorch/pytorch/blob/main/torch/csrc/distributed/c10d/reducer.cpp',
+  },
+  {
+    claim:
+      'Llama 2 7B as charged: dim 4096, 32 layers, 32 heads, SwiGLU hidden 256·⌈(2/3·4·dim)/256⌉ = 11008, vocabulary 32,000, untied output; parameters registered as tok_embeddings, per block wq, wk, wv, wo, w1, w2, w3, attention_norm, ffn_norm, then norm and output (6,738,415,616 in all). FSDP units are fully_shard per TransformerBlock, then the root (embedding, norm, output).',
+    chapter: C6,
+    anchor: 'prefetching-and-overlap',
+    source:
+      'pytorch/torchtitan torchtitan/models/llama/__init__.py (llama2 configs "7B", "13B"), torchtitan/models/llama/model.py (ModelArgs, FeedForward, TransformerBlock, Transformer), torchtitan/models/llama/parallelize_llama.py (apply_fsdp); Touvron et al. 2023, Llama 2, §2.1 (32k-token tokenizer)',
+    url: 'https://github.com/pytorch/torchtitan/blob/main/torchtitan/models/llama/model.py',
+  },
+  {
+    claim:
       "DDP launches bucket all-reduces strictly in bucket-index order (a ready bucket waits for earlier ones), and at the end of backward waits for all of them and writes the averages into .grad; an unused parameter stalls its bucket and every later one until the next forward fails with 'Expected to have finished reduction in the prior iteration'; find_unused_parameters adds a graph traversal in forward and an all-reduce of the used-parameter bitmap.",
     chapter: C4,
     anchor: 'overlapping-communication-with-the-backward-pass',

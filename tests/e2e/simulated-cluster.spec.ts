@@ -67,7 +67,11 @@ function cliStepTable(stdout: string): string[][] {
   return lines
     .slice(head + 1)
     .filter((l) => /^\s*\d+ /.test(l))
-    .map((l) => l.trim().split(/\s+/).join(' ').replace(/ %$/, '%').split(' '));
+    .map((l) => {
+      // step, time, compute, comm, exposed, peer wait, MFU (or –), then the configuration's words.
+      const [step, time, compute, comm, exposed, , mfu, sign] = l.trim().split(/\s+/);
+      return [step!, time!, compute!, comm!, exposed!, mfu === '–' ? '–' : `${mfu}${sign}`];
+    });
 }
 
 /** The page's step-report rows, each with the unrounded values it was drawn from, in the CLI's format. */
@@ -114,7 +118,9 @@ test('a simulated run draws a compute and a comm lane per rank and reports the s
   await runAndWait(root, { timeout: 200_000 });
   await expect(root.locator('[data-status]')).toContainText('a100-hdr, 1 node × 4 GPUs');
   const report = root.locator('.pg-step-report');
-  await expect(report).toContainText('charged as a 7B-parameter model');
+  await expect(report).toContainText('charged as llama-2-7b (6.74B parameters)');
+  await expect(report).toContainText('overlap on: mean of steps');
+  await expect(report).toContainText('exposed communication:');
   await expect(report).toContainText('MFU');
   await root.locator('.pg-timeline summary').click();
   await expect(root.locator('.pg-timeline summary')).toContainText('virtual time');

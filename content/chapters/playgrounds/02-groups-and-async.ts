@@ -19,25 +19,27 @@ console.log(`sub-group sums correct: ${(await groupSum.data())[0] === expected}`
 // async: true returns a handle at once; the rank keeps computing while the all-reduce is in flight.
 // Rank 0 is late on purpose, as a rank still finishing its backward pass would be. The others have
 // useful work to do meanwhile: a few matrix products standing in for the rest of their backward pass.
-const lateMs = 200;
-const product = () =>
-  tf
-    .matMul(tf.randomNormal([128, 128]), tf.randomNormal([128, 128]))
-    .sum()
-    .data();
-// Calibrate once, untimed (this also warms the kernels up): enough products for about half of rank 0's delay.
-const calibrate = performance.now();
-await product();
-await product();
-const products = Math.max(2, Math.round(lateMs / 2 / ((performance.now() - calibrate) / 2)));
+const lateMs = 400;
+const product = async () => {
+  const s = tf.tidy(() =>
+    tf.matMul(tf.randomNormal([128, 128]), tf.randomNormal([128, 128])).sum(),
+  );
+  await s.data();
+  s.dispose();
+};
+// Warm the kernels up first (the first products compile and allocate and are far slower), then size
+// the work by the clock rather than by a count: products until three quarters of rank 0's delay have passed,
+// so a slow or fast warm-up cannot leave the waiters with almost no work to overlap.
+for (let i = 0; i < 3; i++) await product();
 // These ranks run collectives on their own thread, so the work yields between products to let the
 // all-reduce advance. On a GPU, NCCL runs on its own stream and needs no such yield.
 const yieldToCollectives = () => new Promise((resolve) => setTimeout(resolve, 0));
 const work = async () => {
-  for (let i = 0; i < products; i++) {
+  const start = performance.now();
+  do {
     await product();
     await yieldToCollectives();
-  }
+  } while (performance.now() - start < (3 * lateMs) / 4);
 };
 const grads = tf.fill([1 << 15], r + 1);
 const total = (n * (n + 1)) / 2;
@@ -56,7 +58,9 @@ if (r === 0) await new Promise((resolve) => setTimeout(resolve, lateMs));
 const handle = dist.allReduce(grads, { op: 'sum', async: true });
 const pendingWhileWorking = !handle.isCompleted();
 t = performance.now();
-await work();
+// Rank 0's lateness stands for its own remaining work; it has nothing left to overlap, and it waits at
+// once so the all-reduce it holds up can finish (collectives progress on each rank's own thread).
+if (r !== 0) await work();
 const workMs = performance.now() - t;
 t = performance.now();
 const result = await handle.wait(); // like handle.wait() in PyTorch: only now is the result safe to use

@@ -1,11 +1,20 @@
 import type { VirtualStepRank, VirtualStepReport } from '../../../playground/cluster/protocol.ts';
+import { describeMeans, stepDefinitions } from '../../../playground/simulation/index.ts';
 import { formatSeconds } from './virtual-timeline-view.ts';
 
 /** The fields of a run's VirtualStepReport the page shows. */
 export type StepRow = Omit<VirtualStepReport, 'ranks'> & {
   ranks: readonly Pick<
     VirtualStepRank,
-    'rank' | 'start' | 'end' | 'computeSeconds' | 'commSeconds' | 'exposedCommSeconds' | 'chargedAs'
+    | 'rank'
+    | 'start'
+    | 'end'
+    | 'computeSeconds'
+    | 'commSeconds'
+    | 'exposedCommSeconds'
+    | 'peerWaitSeconds'
+    | 'chargedAs'
+    | 'configuration'
   >[];
 };
 
@@ -27,9 +36,9 @@ export function formatCount(n: number): string {
 /** "as 7B parameters, 4,194,304 tokens per step", or what the kernels themselves cost. */
 export function describeCharge(steps: readonly StepRow[]): string {
   const as = steps[0]?.ranks[0]?.chargedAs;
-  return as
-    ? `charged as a ${formatCount(as.params)}-parameter model, ${as.tokensPerStep.toLocaleString('en')} tokens per step`
-    : 'charged as the kernels this program ran (no larger model)';
+  if (!as) return 'charged as the kernels this program ran (no larger model)';
+  const sizes = steps.at(-1)?.ranks[0]?.chargedAs?.sizes;
+  return `charged as ${as.model ? `${as.model} (${formatCount(as.params)} parameters)` : `a ${formatCount(as.params)}-parameter model`}, ${as.tokensPerStep.toLocaleString('en')} tokens per step${sizes ? `; last step: ${sizes}` : ''}`;
 }
 
 const pct = (x: number) => `${(x * 100).toFixed(x < 0.1 ? 1 : 0)}\u00a0%`;
@@ -61,19 +70,21 @@ export function renderStepReport(
     return;
   }
   heading.textContent = `Step report in virtual time on ${clusterName}, ${describeCharge(steps)}.`;
-  const tail = steps.length > 1 ? steps.slice(1) : steps;
-  const mean = (f: (s: StepRow) => number) => tail.reduce((a, s) => a + f(s), 0) / tail.length;
-  const meanStep = mean((s) => s.seconds);
-  const meanExposed = mean((s) => s.exposedCommSeconds);
-  const mfus = tail.map((s) => s.mfu).filter((m): m is number => m !== null);
+  // Means per configuration the program named (never across two), each figure the slowest rank's.
   const summary = document.createElement('p');
   summary.className = 'pg-step-summary';
-  summary.dataset.stepSeconds = String(meanStep);
-  summary.textContent =
-    `${steps.length > 1 ? `Mean of steps 1–${steps.length - 1}` : 'Step 0'}: step time ${formatSeconds(meanStep)}, ` +
-    `exposed communication ${formatSeconds(meanExposed)} (${pct(meanStep > 0 ? meanExposed / meanStep : 0)} of the step)` +
-    (mfus.length ? `, MFU ${pct(mfus.reduce((a, b) => a + b, 0) / mfus.length)}` : '') +
-    '. A step lasts as long as its slowest rank.';
+  summary.style.whiteSpace = 'pre-line';
+  summary.textContent = `${describeMeans(steps, formatSeconds).join('.\n')}. A step lasts as long as its slowest rank.`;
+  const definitions = document.createElement('details');
+  definitions.className = 'pg-step-definitions';
+  definitions.innerHTML = '<summary>What the figures mean</summary>';
+  const list = document.createElement('ul');
+  for (const d of stepDefinitions()) {
+    const item = document.createElement('li');
+    item.textContent = d;
+    list.append(item);
+  }
+  definitions.append(list);
   const table = document.createElement('table');
   table.createCaption().textContent = 'Per step (slowest rank of each part)';
   cells(
@@ -129,5 +140,5 @@ export function renderStepReport(
       formatSeconds(r.exposedCommSeconds),
     ]);
   perRank.append(rankTable);
-  container.append(heading, summary, table, perRank);
+  container.append(heading, summary, definitions, table, perRank);
 }

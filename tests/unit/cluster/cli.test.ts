@@ -46,9 +46,17 @@ for (let s = 0; s < 2; s++) {
     expect(lines[0]).toBe(
       'virtual time on a100-hdr, 1 node × 2 GPUs (the cluster model, not this machine):',
     );
-    expect(lines[1]).toBe('step  time (ms)  compute (ms)  comm (ms)  exposed comm (ms)  MFU');
+    expect(lines[1]).toBe(
+      'step  time (ms)  compute (ms)  comm (ms)  exposed comm (ms)  peer wait (ms)       MFU  configuration',
+    );
     // 10 ms of compute, then a 4 KiB all-reduce on NVLink: latency-bound, tens of microseconds.
-    const rows = lines.slice(2).map((l) => l.trim().split(/\s+/));
+    const rows = lines
+      .slice(2)
+      .filter((l) => /^\s+\d+ /.test(l))
+      .map((l) => l.trim().split(/\s+/));
+    // The mean leaves out step 0, and the figures' one definition follows.
+    expect(lines).toContain('Each figure is the slowest rank’s:');
+    expect(lines.some((l) => l.startsWith('Mean of step 1: step time '))).toBe(true);
     expect(rows.map((r) => r[0])).toEqual(['0', '1']);
     for (const r of rows) {
       expect(Number(r[2])).toBe(10);

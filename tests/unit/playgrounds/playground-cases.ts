@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import { runProgram } from '../../../playground/cluster/node.ts';
 import { playgroundManifest, readProgram } from '../../playground-manifest.ts';
+import { expectTimeAgreement } from './time-agreement.ts';
 
 export type Embed = Awaited<ReturnType<typeof playgroundManifest>>[number];
 
@@ -83,4 +84,6 @@ export async function runPlaygroundCase(p: Embed): Promise<void> {
     JSON.stringify(record.ranks.map((r) => r.lines.filter((l) => l.kind === 'failure'))),
   ).toBe(true);
   expectPageLines(p, record.logs);
+  // On a simulated cluster the step report must agree with itself and with the program's own lines.
+  if (p.cluster) expectTimeAgreement(p.src, record);
 }

@@ -9,6 +9,7 @@ import {
 } from '../../../src/lib/playground/cluster-choices.ts';
 import { rawEmbeds, readProgram } from '../../playground-manifest.ts';
 import { DDP_EXAMPLE } from '../../../src/lib/figures/ddp-time-example.ts';
+import { TIME_AGREEMENT_PLAYGROUNDS } from './time-agreement.ts';
 
 const chapter = (f: string) => readFileSync(`content/chapters/${f}`, 'utf8');
 const embed = (file: string, src: string) => rawEmbeds(file).find((e) => e.src === src)!;
@@ -72,10 +73,12 @@ describe('what the time playgrounds charge is what their prose says', () => {
   });
   it('chapter 6’s prefetch playground charges the model its prose names, switches both prefetches between 1 and 0, on four A100s', () => {
     const mdx = chapter('06-fsdp-and-choosing.mdx');
-    expect(mdx).toContain('charges each step as a {fmtParams(prefetchParams)}-parameter model');
-    const prose = Number(/export const prefetchParams = ([\d.e]+);/.exec(mdx)![1]);
+    expect(mdx).toContain("export const prefetchModel = chargedModel('llama-2-7b');");
+    expect(mdx).toContain(
+      'charges each step as Llama 2 7B ({fmtParams(prefetchModel.totalParams)} parameters)',
+    );
     const program = readProgram('06-fsdp-prefetch.ts');
-    expect(Number(/params: ([\d.e]+), tokensPerStep/.exec(program)![1])).toBe(prose);
+    expect(program).toContain("const chargeAs = { model: 'llama-2-7b', tokensPerStep");
     expect(program).toContain('forwardPrefetch: prefetch ? 1 : 0');
     expect(program).toContain('backwardPrefetch: prefetch ? 1 : 0');
     expect(embed('06-fsdp-and-choosing.mdx', '06-fsdp-prefetch.ts').cluster).toEqual({
@@ -83,5 +86,24 @@ describe('what the time playgrounds charge is what their prose says', () => {
       nodes: 1,
       gpusPerNode: 4,
     });
+  });
+});
+
+describe('the step report and the programs read one clock with one set of definitions', () => {
+  it('every playground checked against its step report is embedded on a simulated cluster', () => {
+    for (const src of TIME_AGREEMENT_PLAYGROUNDS) {
+      const page = [
+        '03-data-parallel-from-scratch.mdx',
+        '04-inside-ddp.mdx',
+        '06-fsdp-and-choosing.mdx',
+      ].find((f) => rawEmbeds(f).some((e) => e.src === src));
+      expect(page && embed(page, src).cluster, src).toBeTruthy();
+    }
+  });
+
+  it('chapter 4 prints the report’s own definitions', () => {
+    expect(chapter('04-inside-ddp.mdx')).toContain(
+      '<ul>{STEP_FIGURES.map((f) => <li><strong>{f.figure}</strong>: {f.definition}.</li>)}</ul>',
+    );
   });
 });

@@ -3,10 +3,19 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
- * Folders of playground/ import downward only. The rank worker hosts the 'ranks' module, which is the
- * training API, so rank sits above parallel; the cluster starts ranks; the CLI drives the cluster.
+ * Folders of playground/ import downward only. The cluster model and virtual time (simulation) sit just
+ * above the contract: collectives time their calls with it. The rank worker hosts the 'ranks' module,
+ * which is the training API, so rank sits above parallel; the cluster starts ranks; the CLI drives the cluster.
  */
-const LAYERS = ['contract', 'collectives', 'parallel', 'rank', 'cluster', 'cli'] as const;
+const LAYERS = [
+  'contract',
+  'simulation',
+  'collectives',
+  'parallel',
+  'rank',
+  'cluster',
+  'cli',
+] as const;
 
 const root = process.cwd();
 const playground = join(root, 'playground');
@@ -88,6 +97,7 @@ describe('import layers', () => {
   it('finds the imports it checks', () => {
     expect(edges.some((e) => e.from === 'collectives' && e.to === 'contract')).toBe(true);
     expect(edges.some((e) => e.from === 'cluster' && e.to === 'rank')).toBe(true);
+    expect(edges.some((e) => e.from === 'collectives' && e.to === 'simulation')).toBe(true);
   });
 
   it(`playground folders import downward only: ${LAYERS.join(' ← ')}`, () => {

@@ -337,6 +337,26 @@ export const CLUSTER_PRESETS = [
     limitations:
       'Network latencies are NCCL’s generic network-hop constants (hwLatencies[NET] in tuning.cc, the same for InfiniBand and TCP sockets); real socket steps cost more, so small messages across nodes are optimistic.',
   },
+  {
+    id: 'a100-roce',
+    description:
+      'OCI BM.GPU4.8-style bare metal: 8× A100-SXM4 on NVLink 3, RoCE cluster network with 16 RDMA ports of 100 Gb/s per node',
+    gpu: GPUS.a100,
+    gpusPerNode: { value: 8, source: DATASHEET.dgxA100 },
+    fabric: FABRICS.nvlink3,
+    network: {
+      name: 'RoCE 100 Gb/s × 16',
+      nicsPerNode: {
+        value: 16,
+        source:
+          'https://github.com/oracle-quickstart/oci-hpc-oke (README: "for the H100 and A100 bare metal shapes, you will see 16 VFs per node", one per RDMA port) and https://blogs.oracle.com/cloud-infrastructure/post/superclusters-rdma-high-performance ("Each GPU node has 8 NVIDIA A100 Tensor Core GPUs with a total of 1.6Tbps (1600Gbps) of full-duplex connectivity")',
+      },
+      nicBandwidth: { value: gbit(100), source: `${DATASHEET.ethernet} (1.6 Tb/s over 16 ports)` },
+    },
+    defaultNodes: 2,
+    limitations:
+      'RoCE latencies are NCCL’s generic network-hop constants (the tuner does not tell InfiniBand from RoCE).',
+  },
 ] as const satisfies readonly ClusterPreset[];
 
 export type PresetId = (typeof CLUSTER_PRESETS)[number]['id'];

@@ -63,6 +63,7 @@ describe("chapter 6's table per preset", () => {
       'b200-ndr',
       'rtx4090-pcie',
       'a100-100gbe',
+      'a100-roce',
     ]);
   });
   it('across eight nodes the NVLS tree is NIC-limited and the ring NVLink-limited, two close limits', () => {

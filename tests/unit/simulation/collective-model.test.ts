@@ -73,7 +73,9 @@ describe('topology: rings on NVLink, rails across nodes, NVLS', () => {
     expect(tiny.protocol).toBe('LL');
     // NCCL's ring LL latency on NVLink: base 6.6 µs + 14 steps × 0.6 µs.
     expect(tiny.latencySeconds * 1e6).toBeCloseTo(6.6 + 14 * 0.6, 9);
-    expect(tiny.seconds * 1e6).toBeCloseTo(6.6 + 14 * 0.6, 3);
+    // 8 B run on one channel of 32 (enqueue.cc), so its bytes add a few ns to the latency.
+    expect(tiny.channels).toBe(1);
+    expect(tiny.seconds * 1e6).toBeCloseTo(6.6 + 14 * 0.6, 1);
     expect(predictCollective(c, 'all-reduce', 4 * GB).protocol).toBe('Simple');
   });
 

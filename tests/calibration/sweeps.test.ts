@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { PUBLISHED_SWEEPS } from './published-sweeps.ts';
+import {
+  SWEEP_OUTLIER,
+  SWEEP_TOLERANCE,
+  sweepMarkdown,
+  sweepRows,
+  sweepSummary,
+} from './sweep-table.ts';
+
+describe('the size-dependent model against whole published nccl-tests sweeps (issue 31)', () => {
+  it('holds ≥ 60 published points, each sweep naming system, source, date and version', () => {
+    const points = PUBLISHED_SWEEPS.reduce((n, s) => n + s.rows.length, 0);
+    expect(points).toBeGreaterThanOrEqual(60);
+    for (const s of PUBLISHED_SWEEPS) {
+      expect(s.source, s.id).toMatch(/^https:\/\//);
+      expect(s.date.length, s.id).toBeGreaterThan(3);
+      expect(s.version.length, s.id).toBeGreaterThan(3);
+      expect(s.note.length, s.id).toBeGreaterThan(20);
+      if (s.split !== 'not-modelled') expect(s.preset, s.id).toBeDefined();
+    }
+  });
+
+  it('has a held-out set with a whole 8 B – 8 GiB sweep', () => {
+    const held = PUBLISHED_SWEEPS.filter((s) => s.split === 'held-out');
+    expect(held.some((s) => s.rows[0]![0] === 8 && s.rows.at(-1)![0] === 8 * 2 ** 30)).toBe(true);
+  });
+
+  it('predicts the held-out points: ≥ 80 % within ±25 % of busbw, none beyond ±50 %', () => {
+    const rows = sweepRows('held-out');
+    const s = sweepSummary(rows);
+    const worst = rows
+      .filter((r) => Math.abs(r.error) > SWEEP_TOLERANCE)
+      .map((r) => `${r.sweep.id} ${r.bytes} B: ${(r.error * 100).toFixed(0)} %`);
+    expect(s.share, worst.join('\n')).toBeGreaterThanOrEqual(0.8);
+    expect(s.outliers, worst.join('\n')).toBe(0);
+  });
+
+  it('reproduces the points its one constant was fitted on (NVLS chunk cost) within ±10 % at 4 GiB', () => {
+    const fit = sweepRows('fit').filter((r) => r.bytes === 4 * 2 ** 30 && r.gpus === 8);
+    expect(fit.length).toBeGreaterThan(0);
+    for (const r of fit) expect(Math.abs(r.error), r.sweep.id).toBeLessThan(0.1);
+    expect(SWEEP_OUTLIER).toBe(0.5);
+  });
+
+  it('prints a table with every modelled row and names what is not modelled', () => {
+    const md = sweepMarkdown();
+    for (const s of PUBLISHED_SWEEPS) expect(md).toContain(s.id);
+    expect(md).toMatch(/held-out: \d+\/\d+ within/);
+  });
+});

@@ -111,7 +111,7 @@ export const MAX_THREADS: PerProtocol = per(512, 640, 512);
 /**
  * Channels (rings, and the trees that share them) NCCL builds inside an NVLink node, `comm->nChannels`.
  * A100: the topology search finds 12 NVSwitch rings and ncclTopoPostset doubles them to 24
- * (src/graph/connect.cc ncclTopoPostset; the 12 → 24 of NCCL's own INFO logs on DGX A100). Hopper and
+ * (src/graph/connect.cc ncclTopoPostset, as read from the source, not from an A100 log). Hopper and
  * Blackwell: the model assumes NCCL's MAXCHANNELS of 32 (src/include/device.h), which 18 NVLinks fill;
  * not read from a log. PCIe: one ring, doubled. Only the size at which a buffer reaches every channel
  * depends on these.

@@ -15,7 +15,10 @@ export const USAGE = `usage: npm run ranks -- run <file.ts> [--world N] [--backe
                           [--cluster <preset> [--nodes N] [--gpus-per-node G]]
        npm run ranks -- twin <playground.ts> [--helper]     print a playground's PyTorch twin
        npm run ranks -- presets                             list the simulated GPU clusters
-       npm run ranks -- predict <collective> --cluster <preset> [--nodes N] [--gpus-per-node G] --bytes S
+       npm run ranks -- predict <collective> --cluster <preset> [--nodes N] [--gpus-per-node G]
+                          (--bytes S | --sweep A:B) [--algo ring|tree|nvls|nvls-tree]
+                          [--proto LL|LL128|Simple] [--nics-per-node K] [--nic-gbps R]
+                                                            one collective's modelled time, nccl-tests' columns
 
   --world N      number of ranks, 1 to ${MAX_WORLD_SIZE} (default 4)
   --backend B    tfjs backend: ${BACKENDS.join(', ')} (default cpu; Node has no WebGPU)

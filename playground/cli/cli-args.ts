@@ -5,6 +5,12 @@ import {
   type SimulatedClusterOptions,
 } from '../contract/protocol.ts';
 import { clusterShape, PRESET_IDS } from '../simulation/index.ts';
+import {
+  checkFaults,
+  FAULT_USAGE,
+  parseFaultFlag,
+  type ClusterFaults,
+} from './cluster-fault-args.ts';
 
 /** Node's timers hold a signed 32-bit millisecond count; a longer delay fires at once. */
 export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
@@ -12,7 +18,8 @@ export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 const BACKENDS = BACKEND_CHOICES.filter((b) => b !== 'webgpu');
 
 export const USAGE = `usage: npm run ranks -- run <file.ts> [--world N] [--backend ${BACKENDS.join('|')}] [--timeout ms]
-                          [--cluster <preset> [--nodes N] [--gpus-per-node G]]
+                          [--cluster <preset> [--nodes N] [--gpus-per-node G]
+                           [--slowdown R:F] [--jitter A[:seed]] [--dead-rank R:S]]
        npm run ranks -- twin <playground.ts> [--helper]     print a playground's PyTorch twin
        npm run ranks -- presets                             list the simulated GPU clusters
        npm run ranks -- predict <collective> --cluster <preset> [--nodes N] [--gpus-per-node G]
@@ -26,6 +33,7 @@ export const USAGE = `usage: npm run ranks -- run <file.ts> [--world N] [--backe
   --cluster P    run in virtual time on a simulated cluster (${PRESET_IDS.join(', ')}); the world is
                  nodes × GPUs per node (the preset's defaults unless given), and the run prints its
                  virtual step times. Without it a run is real time on this machine.
+${FAULT_USAGE}
 
 Safety: the program runs as you, on your machine. Ranks start under Node's permission model:
 they may read only this project's files and the program itself, and may not write files, start
@@ -65,6 +73,7 @@ export function parseCliArgs(argv: string[]): CliArgs | 'help' {
   let nodes: number | undefined;
   let gpusPerNode: number | undefined;
   let worldGiven = false;
+  const faults: ClusterFaults = {};
   for (let i = 0; i < rest.length; i += 2) {
     const [flag, value] = [rest[i]!, rest[i + 1]];
     if (value === undefined) throw new UsageError(`${flag} needs a value`);
@@ -79,11 +88,13 @@ export function parseCliArgs(argv: string[]): CliArgs | 'help' {
       if (!(BACKENDS as readonly string[]).includes(value))
         throw new UsageError(`--backend must be one of ${BACKENDS.join(', ')}, got '${value}'`);
       args.backend = value as BackendChoice;
-    } else throw new UsageError(`unknown option '${flag}'`);
+    } else if (!faultFlag(flag, value, faults)) throw new UsageError(`unknown option '${flag}'`);
   }
   if (preset === undefined) {
     if (nodes !== undefined || gpusPerNode !== undefined)
       throw new UsageError('--nodes and --gpus-per-node need --cluster <preset>');
+    if (Object.keys(faults).length)
+      throw new UsageError('--slowdown, --jitter and --dead-rank need --cluster <preset>');
     return args;
   }
   let shape;
@@ -103,5 +114,19 @@ export function parseCliArgs(argv: string[]): CliArgs | 'help' {
     );
   args.world = world;
   args.cluster = { preset: shape.preset.id, nodes: shape.nodes, gpusPerNode: shape.gpusPerNode };
+  try {
+    Object.assign(args.cluster, checkFaults(faults, world));
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
   return args;
+}
+
+/** The page's straggler, jitter and dead-rank options (cluster-fault-args.ts), as usage errors. */
+function faultFlag(flag: string, value: string, into: ClusterFaults): boolean {
+  try {
+    return parseFaultFlag(flag, value, into);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
 }

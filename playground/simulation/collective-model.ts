@@ -84,6 +84,8 @@ const log2i = (n: number) => Math.floor(Math.log2(n));
 export function ncclChannels(c: ClusterShape): number {
   const f = c.preset.fabric;
   if (f.kind !== 'nvlink') return NCCL_CHANNELS.pcie;
+  // One GPU per node: its rings are its NICs' (the model's assumption: two channels per NIC, as
+  // ncclTopoPostset doubles one ring per NIC), so the per-channel caps bind as they do in nccl-tests#232.
   if (c.gpusPerNode === 1 && c.nodes > 1) return Math.max(2, 2 * nicsInUse(c));
   return (
     ({ 3: NCCL_CHANNELS.ampere, 4: NCCL_CHANNELS.hopper, 5: NCCL_CHANNELS.blackwell } as const)[

@@ -8,6 +8,12 @@
  *   were read from these; they show the fit, not a prediction.
  * - 'held-out': never looked at while setting a constant; the accuracy the book claims is on these.
  * - 'not-modelled': published, recorded, and not predicted, with the reason.
+ *
+ * Why this split: the one constant the size model fits (NVLS_CHUNK_OVERHEAD_BYTES) lives only on
+ * single-node H100 NVLS, so those sweeps are the fit set. The held-out sweep is a whole 8 B – 8 GiB run
+ * on a different GPU (A100), fabric (RoCE) and scale (2 nodes), exercising everything else the model
+ * derives from NCCL's source (channel ramp, LL/LL128/Simple and ring/tree choice, per-channel caps,
+ * hop latencies) with nothing read from it.
  */
 import { clusterPreset, type ClusterPreset } from '../../playground/simulation/presets.ts';
 import type { Algorithm, Collective } from '../../playground/simulation/collective-model.ts';

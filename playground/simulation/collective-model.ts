@@ -22,6 +22,7 @@ import {
   PROTOCOL_FACTORS,
   RING_PLATEAU_FACTOR,
   TREE_CORRECTION,
+  TREE_LL128_CHUNK_RULE,
   type Protocol,
 } from './nccl-constants.ts';
 import {
@@ -250,6 +251,34 @@ function ringCandidate(
   };
 }
 
+/** calcCollChunking's tree/LL128 chunk (data bytes) for this buffer on `nc` channels, and NCCL's step count. */
+export function treeLl128Chunking(
+  c: ClusterShape,
+  nc: number,
+  bytes: number,
+): { chunkBytes: number; nsteps: number } {
+  const ppn = c.gpusPerNode;
+  const nsteps = 1 + log2i(c.nodes) + 0.1 * ppn;
+  let chunk: number = TREE_LL128_CHUNK_RULE.stepBytes;
+  for (const s of TREE_LL128_CHUNK_RULE.steps)
+    while (Math.floor(bytes / (nc * chunk)) < (nsteps * s.factor) / ppn && chunk > s.minChunk)
+      chunk /= 2;
+  return { chunkBytes: chunk * TREE_LL128_CHUNK_RULE.dataShare, nsteps };
+}
+
+/**
+ * The tree's pipeline ramp with LL128: each channel streams its share of the buffer in chunks through
+ * a pipeline NCCL itself counts as nstepsLL128 steps deep, so a channel that carries k chunks takes
+ * about k + nsteps chunk-times instead of k (the fill and drain; a buffer smaller than one chunk per
+ * channel still crosses every step). The share is k / (k + nsteps), nothing fitted: chunk and step
+ * count are calcCollChunking's, the (k + nsteps) / k form is the model's.
+ */
+export function treeLl128Ramp(c: ClusterShape, nc: number, bytes: number): number {
+  const { chunkBytes, nsteps } = treeLl128Chunking(c, nc, bytes);
+  const k = Math.max(1, bytes / (nc * chunkBytes));
+  return k / (k + nsteps);
+}
+
 /** NCCL's tree all-reduce: a chain inside each node, a double binary tree across nodes. */
 function treeCandidate(c: ClusterShape, p: Protocol, bytes: number): Candidate {
   const N = c.nodes;
@@ -272,11 +301,12 @@ function treeCandidate(c: ClusterShape, p: Protocol, bytes: number): Candidate {
     BASE_LATENCY_US.tree[p] +
     2 * ((c.gpusPerNode - 1) * intraHop(c).tree[p] + log2i(N) * HOP_LATENCY_US.net.tree[p]);
   const channels = channelsForSize(c, 'tree', p, bytes);
+  const ramp = p === 'LL128' ? treeLl128Ramp(c, channels, bytes) : 1;
   return {
     algorithm: 'tree',
     protocol: p,
     latencyUs,
-    algBandwidth: (bus / 2) * correction * channelShare(c, 'tree', p, bytes),
+    algBandwidth: (bus / 2) * correction * ramp * channelShare(c, 'tree', p, bytes),
     channels,
   };
 }

@@ -144,6 +144,25 @@ export const NVLS_CHUNK_RULE = {
 export const NVLS_CHUNK_OVERHEAD_BYTES = Math.round(131072 * (315.18 / 270.63 - 1));
 
 /**
+ * Tree/LL128 chunking (src/enqueue.cc calcCollChunking, v2.19–v2.28, `algorithm == NCCL_ALGO_TREE &&
+ * protocol == NCCL_PROTO_LL128` branch): a chunk starts at one LL128 step, stepSize =
+ * NCCL_LL128_ELEMS_PER_THREAD 120 × NCCL_LL128_MAX_NTHREADS 640 × 8 B (src/include/device.h,
+ * buffSizes[LL128] / NCCL_STEPS), and is halved while
+ * `nBytes / (nChannels × chunkSize) < nstepsLL128 × 64 / ppn` (down to 128 KiB) and then
+ * `< nstepsLL128 × 16 / ppn` (down to 32 KiB), with `nstepsLL128 = 1 + log2i(nNodes) + 0.1 × ppn`,
+ * NCCL's own count of the tree pipeline's steps. Of each 128-byte line 120 bytes are data
+ * (NCCL_LL128_DATAELEMS / NCCL_LL128_LINEELEMS = 15 / 16).
+ */
+export const TREE_LL128_CHUNK_RULE = {
+  stepBytes: 120 * 640 * 8,
+  dataShare: 15 / 16,
+  steps: [
+    { factor: 64, minChunk: 131072 },
+    { factor: 16, minChunk: 32768 },
+  ],
+} as const;
+
+/**
  * Per-channel bandwidth caps of ncclTopoTuneModel, GB/s, [1 node, 2 nodes, ≥ 4 nodes] (tuning.cc
  * perChMaxRingLL128Bws, perChMaxTreeLL128Bws, perChMaxTreeBws; the same values in v2.23–v2.30):
  * busBw = min(busBw × factor, nChannels × cap).

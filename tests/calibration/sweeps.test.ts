@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PUBLISHED_SWEEPS } from './published-sweeps.ts';
+import { clusterShape } from '../../playground/simulation/cluster-shape.ts';
+import { treeLl128Chunking, treeLl128Ramp } from '../../playground/simulation/collective-model.ts';
 import {
   SWEEP_OUTLIER,
   SWEEP_TOLERANCE,
@@ -41,6 +43,20 @@ describe('the size-dependent model against whole published nccl-tests sweeps (is
     expect(fit.length).toBeGreaterThan(0);
     for (const r of fit) expect(Math.abs(r.error), r.sweep.id).toBeLessThan(0.1);
     expect(SWEEP_OUTLIER).toBe(0.5);
+  });
+
+  it('chunks tree/LL128 as calcCollChunking does and ramps the pipeline with it (2 nodes × 8, 24 channels)', () => {
+    const c = clusterShape('a100-roce', 2, 8);
+    const at = (bytes: number) => treeLl128Chunking(c, 24, bytes);
+    // nstepsLL128 = 1 + log2i(2) + 0.1 × 8; one LL128 step is 120 × 640 × 8 B, 15/16 of it data.
+    expect(at(2 ** 20).nsteps).toBeCloseTo(2.8, 12);
+    expect(at(2 ** 20).chunkBytes).toBe(19200 * (15 / 16));
+    expect(at(8 * 2 ** 20).chunkBytes).toBe(38400 * (15 / 16));
+    expect(at(32 * 2 ** 20).chunkBytes).toBe(76800 * (15 / 16));
+    expect(at(2 ** 30).chunkBytes).toBe(614400 * (15 / 16));
+    // Under one chunk per channel a buffer still crosses every step; the share then rises with size.
+    expect(treeLl128Ramp(c, 24, 2 ** 18)).toBeCloseTo(1 / 3.8, 12);
+    expect(treeLl128Ramp(c, 24, 32 * 2 ** 20)).toBeGreaterThan(0.85);
   });
 
   it('prints a table with every modelled row and names what is not modelled', () => {

@@ -84,7 +84,10 @@ describe('topology: rings on NVLink, rails across nodes, NVLS', () => {
     let last = 0;
     for (let b = 8; b <= 2 ** 34; b *= 4) {
       const p = predictCollective(c, 'all-reduce', b);
-      expect(p.seconds).toBeGreaterThan(last);
+      // Never falls; may stay flat where NCCL adds channels in proportion to the buffer (enqueue.cc) and
+      // the tree correction is the same for both sizes (8 KiB on 2 channels, 32 KiB on 8: equal times).
+      expect(p.seconds).toBeGreaterThanOrEqual(last);
+      if (b >= 2 ** 20) expect(p.seconds).toBeGreaterThan(last);
       expect(p.seconds).toBeGreaterThanOrEqual(p.latencySeconds);
       last = p.seconds;
     }

@@ -19,7 +19,14 @@ import {
   rooflineSeconds,
   type GpuSpec,
 } from '../../../playground/simulation/index.ts';
-import { DEFAULT_SIM_EFFICIENCY } from '../../../playground/collectives/rank-simulation.ts';
+
+/**
+ * The simulation's default roofline efficiency, DEFAULT_SIM_EFFICIENCY in
+ * playground/collectives/rank-simulation.ts (PaLM's 46.2 % MFU, rounded). The site may not import the
+ * rank simulation (tests/unit/runtime/import-layers.test.ts), so the value is repeated here and
+ * tests/calibration/training-throughput.test.ts checks that the two agree.
+ */
+export const SIM_DEFAULT_EFFICIENCY = 0.5;
 
 export interface TransformerShape {
   name: string;
@@ -116,7 +123,7 @@ export function fsdpStep(run: FsdpRun): FsdpStep {
   const world = run.nodes * run.gpusPerNode;
   const m = run.model;
   const tokensPerGpu = run.localBatch * m.seqLen;
-  const efficiency = run.efficiency ?? DEFAULT_SIM_EFFICIENCY;
+  const efficiency = run.efficiency ?? SIM_DEFAULT_EFFICIENCY;
   const computeSeconds = rooflineSeconds(
     { flops: flopsPerToken(m) * tokensPerGpu, bytes: 0 },
     gpu,

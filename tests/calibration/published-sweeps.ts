@@ -234,6 +234,21 @@ export const PUBLISHED_SWEEPS: readonly PublishedSweep[] = [
     rows: [2, 3, 4, 5, 6, 7, 8].map((g) => [g, 367.5] as const),
   },
   {
+    id: 'dstack-3961-p6-b200-efa-2n',
+    system: 'AWS p6-b200 instances (8 B200 each) × 2 over EFA, small sizes only',
+    gpus: 16,
+    nodes: 2,
+    collective: 'all-reduce',
+    source:
+      'https://github.com/dstackai/dstack/pull/3961 (r4victor, 2026-06-12, "NCCL tests on 2x p6-200"; rows 8–256 B as quoted)',
+    date: '2026-06-12',
+    version:
+      'nccl-tests all_reduce_perf, EFA image of dstack (versions not shown); rank count not shown, 8 GPUs per instance assumed',
+    split: 'not-modelled',
+    note: 'EFA through aws-ofi-nccl on virtualised instances: 8 B takes 50.6 µs where NCCL’s bare-metal hop constants (b200-ndr, 2 × 8) give 25.2 µs, 2.0×. The VMware 4-node H100 run of nccl-tests#309 shows no such gap (34.8 µs measured, model within 2 %), so the extra latency is the EFA path, not virtualisation as such; one partial sweep is not enough to set a constant',
+    rows: zip(pow2(8, 6), [50.58, 54.55, 54.59, 55.6, 56.27, 57.14]),
+  },
+  {
     id: 'gcp-a3-mega-tcpxo-2n',
     system: 'Google Cloud A3 Mega VMs: 2 × 8 H100 80GB HBM3, GPUDirect-TCPXO',
     gpus: 16,

@@ -5,6 +5,12 @@ import {
   type SimulatedClusterOptions,
 } from '../contract/protocol.ts';
 import { clusterShape, PRESET_IDS } from '../simulation/index.ts';
+import {
+  checkFaults,
+  FAULT_USAGE,
+  parseFaultFlag,
+  type ClusterFaults,
+} from './cluster-fault-args.ts';
 
 /** Node's timers hold a signed 32-bit millisecond count; a longer delay fires at once. */
 export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
@@ -12,10 +18,14 @@ export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 const BACKENDS = BACKEND_CHOICES.filter((b) => b !== 'webgpu');
 
 export const USAGE = `usage: npm run ranks -- run <file.ts> [--world N] [--backend ${BACKENDS.join('|')}] [--timeout ms]
-                          [--cluster <preset> [--nodes N] [--gpus-per-node G]]
+                          [--cluster <preset> [--nodes N] [--gpus-per-node G]
+                           [--slowdown R:F] [--jitter A[:seed]] [--dead-rank R:S]]
        npm run ranks -- twin <playground.ts> [--helper]     print a playground's PyTorch twin
        npm run ranks -- presets                             list the simulated GPU clusters
-       npm run ranks -- predict <collective> --cluster <preset> [--nodes N] [--gpus-per-node G] --bytes S
+       npm run ranks -- predict <collective> --cluster <preset> [--nodes N] [--gpus-per-node G]
+                          (--bytes S | --sweep A:B) [--algo ring|tree|nvls|nvls-tree]
+                          [--proto LL|LL128|Simple] [--nics-per-node K] [--nic-gbps R]
+                                                            one collective's modelled time, nccl-tests' columns
 
   --world N      number of ranks, 1 to ${MAX_WORLD_SIZE} (default 4)
   --backend B    tfjs backend: ${BACKENDS.join(', ')} (default cpu; Node has no WebGPU)
@@ -26,6 +36,7 @@ export const USAGE = `usage: npm run ranks -- run <file.ts> [--world N] [--backe
   --cluster P    run in virtual time on a simulated cluster (${PRESET_IDS.join(', ')}); the world is
                  nodes × GPUs per node (the preset's defaults unless given), and the run prints its
                  virtual step times. Without it a run is real time on this machine.
+${FAULT_USAGE}
 
 Safety: the program runs as you, on your machine. Ranks start under Node's permission model:
 they may read only this project's files and the program itself, and may not write files, start
@@ -67,6 +78,7 @@ export function parseCliArgs(argv: string[]): CliArgs | 'help' {
   let nodes: number | undefined;
   let gpusPerNode: number | undefined;
   let worldGiven = false;
+  const faults: ClusterFaults = {};
   for (let i = 0; i < rest.length; i += 2) {
     const [flag, value] = [rest[i]!, rest[i + 1]];
     if (value === undefined) throw new UsageError(`${flag} needs a value`);
@@ -82,7 +94,7 @@ export function parseCliArgs(argv: string[]): CliArgs | 'help' {
       if (!(BACKENDS as readonly string[]).includes(value))
         throw new UsageError(`--backend must be one of ${BACKENDS.join(', ')}, got '${value}'`);
       args.backend = value as BackendChoice;
-    } else throw new UsageError(`unknown option '${flag}'`);
+    } else if (!faultFlag(flag, value, faults)) throw new UsageError(`unknown option '${flag}'`);
   }
   if (args.trace !== undefined && preset === undefined)
     throw new UsageError(
@@ -91,6 +103,8 @@ export function parseCliArgs(argv: string[]): CliArgs | 'help' {
   if (preset === undefined) {
     if (nodes !== undefined || gpusPerNode !== undefined)
       throw new UsageError('--nodes and --gpus-per-node need --cluster <preset>');
+    if (Object.keys(faults).length)
+      throw new UsageError('--slowdown, --jitter and --dead-rank need --cluster <preset>');
     return args;
   }
   let shape;
@@ -110,5 +124,19 @@ export function parseCliArgs(argv: string[]): CliArgs | 'help' {
     );
   args.world = world;
   args.cluster = { preset: shape.preset.id, nodes: shape.nodes, gpusPerNode: shape.gpusPerNode };
+  try {
+    Object.assign(args.cluster, checkFaults(faults, world));
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
   return args;
+}
+
+/** The page's straggler, jitter and dead-rank options (cluster-fault-args.ts), as usage errors. */
+function faultFlag(flag: string, value: string, into: ClusterFaults): boolean {
+  try {
+    return parseFaultFlag(flag, value, into);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
 }

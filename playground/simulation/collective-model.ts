@@ -8,6 +8,13 @@
 import {
   BASE_LATENCY_US,
   HOP_LATENCY_US,
+  MAX_THREADS,
+  NCCL_CHANNELS,
+  NVLS_CHANNELS,
+  NVLS_CHUNK_OVERHEAD_BYTES,
+  NVLS_CHUNK_RULE,
+  PER_CHANNEL_MAX_GBS,
+  THREAD_THRESHOLD_BYTES,
   LL_MAX_BW_MULTI_NODE_INTEL,
   LL_MAX_BW_ONE_NODE,
   NET_OVERHEAD_US,
@@ -15,10 +22,12 @@ import {
   PROTOCOL_FACTORS,
   RING_PLATEAU_FACTOR,
   TREE_CORRECTION,
+  TREE_LL128_CHUNK_RULE,
   type Protocol,
 } from './nccl-constants.ts';
 import {
   intraNodeBandwidth,
+  nicsInUse,
   nodeNetworkBandwidth,
   worldSize,
   type ClusterShape,
@@ -42,6 +51,8 @@ export interface CollectivePrediction {
   algorithm: Algorithm | 'p2p';
   protocol: Protocol;
   latencySeconds: number;
+  /** Channels (CUDA blocks) NCCL runs this size on: fewer for small buffers (enqueue.cc). */
+  channels: number;
 }
 
 export interface PredictOptions {
@@ -63,11 +74,94 @@ interface Candidate {
   algorithm: Algorithm;
   protocol: Protocol;
   latencyUs: number;
-  /** Algorithm bandwidth in bytes/s. */
+  /** Algorithm bandwidth in bytes/s, at the channels this size runs on. */
   algBandwidth: number;
+  channels: number;
 }
 
 const log2i = (n: number) => Math.floor(Math.log2(n));
+
+/** comm->nChannels: the channels NCCL builds for rings and trees on this fabric. */
+export function ncclChannels(c: ClusterShape): number {
+  const f = c.preset.fabric;
+  if (f.kind !== 'nvlink') return NCCL_CHANNELS.pcie;
+  // One GPU per node: its rings are its NICs' (the model's assumption: two channels per NIC, as
+  // ncclTopoPostset doubles one ring per NIC), so the per-channel caps bind as they do in nccl-tests#232.
+  if (c.gpusPerNode === 1 && c.nodes > 1) return Math.max(2, 2 * nicsInUse(c));
+  return (
+    ({ 3: NCCL_CHANNELS.ampere, 4: NCCL_CHANNELS.hopper, 5: NCCL_CHANNELS.blackwell } as const)[
+      f.generation as 3 | 4 | 5
+    ] ?? NCCL_CHANNELS.volta
+  );
+}
+
+/** enqueue.cc topoGetAlgoInfo: drop a channel while bytes < channels × threads × bytes-per-thread. */
+export function channelsForSize(
+  c: ClusterShape,
+  algorithm: 'ring' | 'tree',
+  p: Protocol,
+  bytes: number,
+): number {
+  let threshold = THREAD_THRESHOLD_BYTES[p];
+  if (algorithm === 'ring' && p === 'LL') threshold *= worldSize(c);
+  let nc = ncclChannels(c);
+  while (nc >= 2 && bytes < nc * MAX_THREADS[p] * threshold) nc--;
+  return nc;
+}
+
+/**
+ * The share of the full bandwidth a size gets: NCCL's channel count made continuous (bytes over one
+ * channel's threshold), so that time never falls when the buffer grows by a byte, which NCCL's integer
+ * drop would allow at every step.
+ */
+export function channelShare(
+  c: ClusterShape,
+  algorithm: 'ring' | 'tree',
+  p: Protocol,
+  bytes: number,
+): number {
+  let threshold = THREAD_THRESHOLD_BYTES[p];
+  if (algorithm === 'ring' && p === 'LL') threshold *= worldSize(c);
+  const full = ncclChannels(c);
+  return Math.max(1, Math.min(full, bytes / (MAX_THREADS[p] * threshold))) / full;
+}
+
+/** calcCollChunking's NVLS chunk for this buffer: smaller chunks below a few chunks per channel and head. */
+export function nvlsChunkBytes(c: ClusterShape, bytes: number): number {
+  const ops = NVLS_CHANNELS * nvlsHeads(c);
+  let chunk: number = NVLS_CHUNK_RULE.maxChunk;
+  for (const s of NVLS_CHUNK_RULE.steps)
+    if (bytes < s.factor * ops * chunk && chunk > s.chunk) chunk = s.chunk;
+  return chunk;
+}
+
+/**
+ * c / (c + overhead) for the chunk NCCL uses at this size. Just under a threshold NCCL's smaller chunk
+ * would make a bigger buffer faster than a smaller one; the model takes the time of the threshold
+ * size instead (a flat step), so time never falls as the buffer grows.
+ */
+export function nvlsChunkEfficiency(c: ClusterShape, bytes: number): number {
+  const eff = (b: number) => {
+    const chunk = nvlsChunkBytes(c, b);
+    return chunk / (chunk + NVLS_CHUNK_OVERHEAD_BYTES);
+  };
+  const ops = NVLS_CHANNELS * nvlsHeads(c);
+  let chunk: number = NVLS_CHUNK_RULE.maxChunk;
+  let next = Infinity;
+  for (const s of NVLS_CHUNK_RULE.steps) {
+    const edge = s.factor * ops * chunk;
+    if (bytes < edge && chunk > s.chunk) {
+      next = edge;
+      chunk = s.chunk;
+    }
+  }
+  if (!Number.isFinite(next)) return eff(bytes);
+  // time ∝ bytes / eff: at most the time of the threshold size with its larger chunk.
+  return Math.max(eff(bytes), (bytes / next) * eff(next));
+}
+
+/** NVLS heads: every GPU of a node heads a slice on one node; across nodes one head per NIC (the "NVLS Head" lines of NCCL INFO). */
+const nvlsHeads = (c: ClusterShape) => (c.nodes === 1 ? c.gpusPerNode : nicsInUse(c));
 
 function llMaxBandwidth(c: ClusterShape): number {
   if (c.nodes > 1)
@@ -82,6 +176,20 @@ function llMaxBandwidth(c: ClusterShape): number {
         'volta')
       : 'volta';
   return LL_MAX_BW_ONE_NODE[arch] * 1e9;
+}
+
+type Arch = 'volta' | 'ampere' | 'hopper' | 'blackwell';
+function arch(c: ClusterShape): Arch {
+  const f = c.preset.fabric;
+  if (f.kind !== 'nvlink') return 'volta';
+  return (
+    ({ 3: 'ampere', 4: 'hopper', 5: 'blackwell' } as const)[f.generation as 3 | 4 | 5] ?? 'volta'
+  );
+}
+/** ncclTopoTuneModel's per-channel cap for this algorithm/protocol, × the channels NCCL built, bytes/s. */
+function perChannelCap(c: ClusterShape, key: keyof typeof PER_CHANNEL_MAX_GBS): number {
+  const scale = c.nodes === 1 ? 0 : c.nodes === 2 ? 1 : 2;
+  return PER_CHANNEL_MAX_GBS[key][arch(c)][scale]! * ncclChannels(c) * 1e9;
 }
 
 /** Hop latencies inside a node: NCCL's tuner constants, with a measured LL hop where the preset has one. */
@@ -105,21 +213,28 @@ export function ringBusBandwidth(c: ClusterShape): number {
 
 function protocolBus(c: ClusterShape, p: Protocol, bus: number): number {
   if (p === 'LL') return Math.min(llMaxBandwidth(c), bus * PROTOCOL_FACTORS.ringLL);
-  if (p === 'LL128') return bus * PROTOCOL_FACTORS.ringLL128;
+  if (p === 'LL128')
+    return Math.min(bus * PROTOCOL_FACTORS.ringLL128, perChannelCap(c, 'ringLL128'));
   return bus;
 }
 
-function ringCandidate(c: ClusterShape, collective: Collective, p: Protocol): Candidate {
+function ringCandidate(
+  c: ClusterShape,
+  collective: Collective,
+  p: Protocol,
+  bytes: number,
+): Candidate {
   const n = worldSize(c);
   const N = c.nodes;
   const ppn = c.gpusPerNode;
   const base = BASE_LATENCY_US.ring[p];
   const netLat = ppn === 1 ? HOP_LATENCY_US.net.tree[p] : HOP_LATENCY_US.net.ring[p];
-  const bus = protocolBus(c, p, ringBusBandwidth(c));
+  const channels = channelsForSize(c, 'ring', p, bytes);
+  const bus = protocolBus(c, p, ringBusBandwidth(c)) * channelShare(c, 'ring', p, bytes);
   if (collective === 'broadcast') {
     // A pipelined chain: NCCL adds one hop latency when every channel follows the same ring.
     const hop = N > 1 ? HOP_LATENCY_US.net.ring[p] : intraHop(c).ring[p];
-    return { algorithm: 'ring', protocol: p, latencyUs: base + hop, algBandwidth: bus };
+    return { algorithm: 'ring', protocol: p, latencyUs: base + hop, algBandwidth: bus, channels };
   }
   const steps = collective === 'all-reduce' ? 2 * (n - 1) : n - 1;
   const interSteps = N === 1 ? 0 : collective === 'all-reduce' ? 2 * (N - 1) : N - 1;
@@ -132,7 +247,36 @@ function ringCandidate(c: ClusterShape, collective: Collective, p: Protocol): Ca
     protocol: p,
     latencyUs,
     algBandwidth: bus / busBandwidthFactor(collective, n),
+    channels,
   };
+}
+
+/** calcCollChunking's tree/LL128 chunk (data bytes) for this buffer on `nc` channels, and NCCL's step count. */
+export function treeLl128Chunking(
+  c: ClusterShape,
+  nc: number,
+  bytes: number,
+): { chunkBytes: number; nsteps: number } {
+  const ppn = c.gpusPerNode;
+  const nsteps = 1 + log2i(c.nodes) + 0.1 * ppn;
+  let chunk: number = TREE_LL128_CHUNK_RULE.stepBytes;
+  for (const s of TREE_LL128_CHUNK_RULE.steps)
+    while (Math.floor(bytes / (nc * chunk)) < (nsteps * s.factor) / ppn && chunk > s.minChunk)
+      chunk /= 2;
+  return { chunkBytes: chunk * TREE_LL128_CHUNK_RULE.dataShare, nsteps };
+}
+
+/**
+ * The tree's pipeline ramp with LL128: each channel streams its share of the buffer in chunks through
+ * a pipeline NCCL itself counts as nstepsLL128 steps deep, so a channel that carries k chunks takes
+ * about k + nsteps chunk-times instead of k (the fill and drain; a buffer smaller than one chunk per
+ * channel still crosses every step). The share is k / (k + nsteps), nothing fitted: chunk and step
+ * count are calcCollChunking's, the (k + nsteps) / k form is the model's.
+ */
+export function treeLl128Ramp(c: ClusterShape, nc: number, bytes: number): number {
+  const { chunkBytes, nsteps } = treeLl128Chunking(c, nc, bytes);
+  const k = Math.max(1, bytes / (nc * chunkBytes));
+  return k / (k + nsteps);
 }
 
 /** NCCL's tree all-reduce: a chain inside each node, a double binary tree across nodes. */
@@ -142,26 +286,45 @@ function treeCandidate(c: ClusterShape, p: Protocol, bytes: number): Candidate {
   const intraAlg = c.gpusPerNode === 1 ? Infinity : intraNodeBandwidth(c) / 2;
   const interAlg =
     N === 1 ? Infinity : N === 2 ? nodeNetworkBandwidth(c) : nodeNetworkBandwidth(c) / 2;
-  let bus = 2 * Math.min(intraAlg, interAlg) * PROTOCOL_FACTORS.treeAllReduce;
+  let bus = 2 * Math.min(intraAlg, interAlg);
+  bus = Math.min(bus * PROTOCOL_FACTORS.treeAllReduce, perChannelCap(c, 'treeSimple'));
   if (p === 'LL') bus = Math.min(bus * PROTOCOL_FACTORS.treeLL, llMaxBandwidth(c));
   if (p === 'LL128')
-    bus *= N === 1 ? PROTOCOL_FACTORS.treeLL128OneNode : PROTOCOL_FACTORS.treeLL128MultiNode;
+    bus = Math.min(
+      bus * (N === 1 ? PROTOCOL_FACTORS.treeLL128OneNode : PROTOCOL_FACTORS.treeLL128MultiNode),
+      perChannelCap(c, 'treeLL128'),
+    );
   // ncclTopoGetAlgoTime corrects tree all-reduce for 64 B ≤ size < 512 MiB (log2(size / 64) < 23).
   const logSize = bytes >= 64 ? log2i(Math.floor(bytes / 64)) : -1;
   const correction = logSize >= 0 && logSize < 23 ? TREE_CORRECTION[p][logSize]! : 1;
   const latencyUs =
     BASE_LATENCY_US.tree[p] +
     2 * ((c.gpusPerNode - 1) * intraHop(c).tree[p] + log2i(N) * HOP_LATENCY_US.net.tree[p]);
-  return { algorithm: 'tree', protocol: p, latencyUs, algBandwidth: (bus / 2) * correction };
+  const channels = channelsForSize(c, 'tree', p, bytes);
+  const ramp = p === 'LL128' ? treeLl128Ramp(c, channels, bytes) : 1;
+  return {
+    algorithm: 'tree',
+    protocol: p,
+    latencyUs,
+    algBandwidth: (bus / 2) * correction * ramp * channelShare(c, 'tree', p, bytes),
+    channels,
+  };
 }
 
 /** NVLink SHARP: every GPU's link carries the buffer about once each way, at NCCL's NVLS efficiency. */
-function nvlsCandidate(c: ClusterShape, collective: Collective): Candidate | undefined {
+function nvlsCandidate(
+  c: ClusterShape,
+  collective: Collective,
+  bytes: number,
+): Candidate | undefined {
   const f = c.preset.fabric;
   if (f.kind !== 'nvlink' || !f.nvls || c.gpusPerNode < 2 || collective === 'broadcast')
     return undefined;
   const n = worldSize(c);
-  const intra = intraNodeBandwidth(c) * f.nvlsEfficiency.value;
+  // Every chunk pays a fixed cost; NCCL cuts chunks for mid-size buffers, so NVLS ramps up with size.
+  const chunkEfficiency = nvlsChunkEfficiency(c, bytes);
+  const intra = intraNodeBandwidth(c) * f.nvlsEfficiency.value * chunkEfficiency;
+  const channels = NVLS_CHANNELS;
   if (c.nodes === 1) {
     const alg = collective === 'all-reduce' ? intra : intra / busBandwidthFactor(collective, n);
     return {
@@ -169,6 +332,7 @@ function nvlsCandidate(c: ClusterShape, collective: Collective): Candidate | und
       protocol: 'Simple',
       latencyUs: HOP_LATENCY_US.nvlink.nvls.Simple,
       algBandwidth: alg,
+      channels,
     };
   }
   // Across nodes NCCL runs NVLS inside a node and a tree between nodes, all-reduce only.
@@ -181,6 +345,7 @@ function nvlsCandidate(c: ClusterShape, collective: Collective): Candidate | und
     protocol: 'Simple',
     latencyUs,
     algBandwidth: Math.min(intra, inter),
+    channels,
   };
 }
 
@@ -188,10 +353,10 @@ function candidates(c: ClusterShape, collective: Collective, bytes: number): Can
   const out: Candidate[] = [];
   for (const p of PROTOCOLS) {
     if (!protocolAllowed(c, p)) continue;
-    out.push(ringCandidate(c, collective, p));
+    out.push(ringCandidate(c, collective, p, bytes));
     if (collective === 'all-reduce') out.push(treeCandidate(c, p, bytes));
   }
-  const nvls = nvlsCandidate(c, collective);
+  const nvls = nvlsCandidate(c, collective, bytes);
   if (nvls) out.push(nvls);
   return out;
 }
@@ -223,6 +388,7 @@ export function predictCollective(
       algorithm: 'ring',
       protocol: 'Simple',
       latencySeconds: 0,
+      channels: 0,
     };
   }
   let pool = candidates(c, collective, bytes);
@@ -246,6 +412,7 @@ export function predictCollective(
     algorithm: best.algorithm,
     protocol: best.protocol,
     latencySeconds: best.latencyUs * 1e-6,
+    channels: best.channels,
   };
 }
 
@@ -288,5 +455,6 @@ export function predictSendRecv(
     algorithm: 'p2p',
     protocol: best?.protocol ?? 'Simple',
     latencySeconds: best ? best.latencyUs * 1e-6 : 0,
+    channels: best ? 1 : 0,
   };
 }

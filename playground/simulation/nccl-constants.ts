@@ -93,3 +93,97 @@ export const TREE_CORRECTION: Readonly<Record<Protocol, readonly number[]>> = {
     0.7, 0.8, 0.9, 0.9, 0.9,
   ],
 };
+
+/**
+ * How NCCL sizes its work to the buffer (src/enqueue.cc topoGetAlgoInfo, v2.28.7-1 lines 1887–1906):
+ * it starts from every channel of the communicator and drops one while
+ * `nBytes < nc × nThreads × threadThreshold`, so small and mid-size buffers run on fewer channels
+ * (CUDA blocks), each at one channel's share of the bandwidth.
+ */
+export const NCCL_ENQUEUE_SOURCE =
+  'https://github.com/NVIDIA/nccl/blob/v2.28.7-1/src/enqueue.cc (topoGetAlgoInfo: "while (nBytes < nc * nt * threadThreshold) { if (nc >= 2) nc--; else break; }"; calcCollChunking: NVLS chunk sizes)';
+
+/** src/include/comm.h: NCCL_LL_THREAD_THRESHOLD 8, NCCL_LL128_THREAD_THRESHOLD 8, NCCL_SIMPLE_THREAD_THRESHOLD 64 (bytes per thread); tuning.cc multiplies the ring/LL one by nRanks. */
+export const THREAD_THRESHOLD_BYTES: PerProtocol = per(8, 8, 64);
+/** Threads per channel NCCL starts from: NCCL_LL_MAX_NTHREADS 512, NCCL_LL128_MAX_NTHREADS 640, NCCL_SIMPLE_MAX_NTHREADS 512 (src/include/device.h). */
+export const MAX_THREADS: PerProtocol = per(512, 640, 512);
+
+/**
+ * Channels (rings, and the trees that share them) NCCL builds inside an NVLink node, `comm->nChannels`.
+ * A100: the topology search finds 12 NVSwitch rings and ncclTopoPostset doubles them to 24
+ * (src/graph/connect.cc ncclTopoPostset, as read from the source, not from an A100 log). Hopper and
+ * Blackwell: the model assumes NCCL's MAXCHANNELS of 32 (src/include/device.h), which 18 NVLinks fill;
+ * not read from a log. PCIe: one ring, doubled. Only the size at which a buffer reaches every channel
+ * depends on these.
+ */
+export const NCCL_CHANNELS = { volta: 12, ampere: 24, hopper: 32, blackwell: 32, pcie: 2 } as const;
+
+/** NVLS_NCHANNELS_SM90 (src/include/nvls.h): NVLS runs 16 channels whatever the size ("NVLS should not need more than 16 channels to get peak BW", enqueue.cc). */
+export const NVLS_CHANNELS = 16;
+
+/**
+ * NVLS chunk size by buffer (src/enqueue.cc calcCollChunking, NCCL_ALGO_NVLS branch, v2.28): 128 KiB,
+ * cut to 64 KiB below 64 × ops × chunk, 32 KiB below 8 ×, 16 KiB below 2 ×, where ops = channels × NVLS heads.
+ */
+export const NVLS_CHUNK_RULE = {
+  maxChunk: 131072,
+  steps: [
+    { factor: 64, chunk: 65536 },
+    { factor: 8, chunk: 32768 },
+    { factor: 2, chunk: 16384 },
+  ],
+} as const;
+
+/**
+ * Fixed cost of one NVLS chunk, expressed as bytes of the chunk's own transfer time (the model's one
+ * fitted constant for NVLS): a chunk of c bytes runs at c / (c + this) of NCCL's NVLS bandwidth.
+ * Fitted on the FIT set only (tests/calibration/published-sweeps.ts, nccl-tests#290's 4 GiB row:
+ * 128 KiB chunks give 270.63 GB/s algbw of the tuner's 18 × 20.6 × 0.85 = 315.2 GB/s, so
+ * 131072 × (315.2 / 270.63 − 1) ≈ 21.6 KiB).
+ */
+export const NVLS_CHUNK_OVERHEAD_BYTES = Math.round(131072 * (315.18 / 270.63 - 1));
+
+/**
+ * Tree/LL128 chunking (src/enqueue.cc calcCollChunking, v2.19–v2.28, `algorithm == NCCL_ALGO_TREE &&
+ * protocol == NCCL_PROTO_LL128` branch): a chunk starts at one LL128 step, stepSize =
+ * NCCL_LL128_ELEMS_PER_THREAD 120 × NCCL_LL128_MAX_NTHREADS 640 × 8 B (src/include/device.h,
+ * buffSizes[LL128] / NCCL_STEPS), and is halved while
+ * `nBytes / (nChannels × chunkSize) < nstepsLL128 × 64 / ppn` (down to 128 KiB) and then
+ * `< nstepsLL128 × 16 / ppn` (down to 32 KiB), with `nstepsLL128 = 1 + log2i(nNodes) + 0.1 × ppn`,
+ * NCCL's own count of the tree pipeline's steps. Of each 128-byte line 120 bytes are data
+ * (NCCL_LL128_DATAELEMS / NCCL_LL128_LINEELEMS = 15 / 16).
+ */
+export const TREE_LL128_CHUNK_RULE = {
+  stepBytes: 120 * 640 * 8,
+  dataShare: 15 / 16,
+  steps: [
+    { factor: 64, minChunk: 131072 },
+    { factor: 16, minChunk: 32768 },
+  ],
+} as const;
+
+/**
+ * Per-channel bandwidth caps of ncclTopoTuneModel, GB/s, [1 node, 2 nodes, ≥ 4 nodes] (tuning.cc
+ * perChMaxRingLL128Bws, perChMaxTreeLL128Bws, perChMaxTreeBws; the same values in v2.23–v2.30):
+ * busBw = min(busBw × factor, nChannels × cap).
+ */
+export const PER_CHANNEL_MAX_GBS = {
+  ringLL128: {
+    volta: [20, 20, 20],
+    ampere: [20, 20, 20],
+    hopper: [36.7, 36.7, 36.7],
+    blackwell: [73.4, 73.4, 73.4],
+  },
+  treeLL128: {
+    volta: [20, 20, 20],
+    ampere: [20, 20, 20],
+    hopper: [36.7, 36.7, 29],
+    blackwell: [73.4, 73.4, 58],
+  },
+  treeSimple: {
+    volta: [26.5, 18.5, 10],
+    ampere: [24, 23.6, 17.8],
+    hopper: [38.7, 41.4, 36],
+    blackwell: [77.4, 82.8, 72],
+  },
+} as const;

@@ -85,6 +85,13 @@ const DATASHEET = {
     'https://github.com/NVIDIA/nccl/blob/v2.30.7-1/src/graph/topo.h (SM80_NVLINK_BW 20.0, SM90_NVLINK_BW 20.6, SM100_NVLINK_BW 40.1 GB/s per link)',
   ncclTopoCc:
     'https://github.com/NVIDIA/nccl/blob/v2.30.7-1/src/graph/topo.cc (kvDictPciGen: "16.0 GT/s PCIe" → 120; bw = width * speed / 80.0; net bw = mbps / 8000.0)',
+  h100Pcie:
+    'https://resources.nvidia.com/en-us-tensor-core/nvidia-tensor-core-gpu-datasheet (H100 PCIe column)',
+  gb200:
+    'https://www.nvidia.com/en-us/data-center/gb200-nvl72/ (GB200 NVL72 specifications, 72 Blackwell GPUs)',
+  awsP5: 'https://aws.amazon.com/ec2/instance-types/p5/ (p5.48xlarge: 8 H100, 3,200 Gbps EFAv2)',
+  awsEfaCards:
+    'https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/efa-acc-inst-types.md ("EFA configuration for a P5 and P5e instances": a request with 32 EFA devices)',
   ncclNvlsEff:
     'https://github.com/NVIDIA/nccl/blob/v2.30.7-1/src/graph/tuning.cc (nvlsEfficiency: Ampere 0, Hopper 0.85, Blackwell 0.74)',
 } as const;
@@ -133,6 +140,38 @@ export const GPUS = {
     hbmBytes: {
       value: 180 * GB,
       source: `${DATASHEET.basePod} (DGX B200: "1.4TB of GPU memory space", the rounded 1,440 GB of the DGX B200 datasheet, over 8 GPUs: 180 GB each)`,
+    },
+  },
+  h100pcie: {
+    name: 'H100 PCIe 80GB',
+    bf16Flops: {
+      value: 756.5 * TFLOPS,
+      source: `${DATASHEET.h100Pcie} (BF16 Tensor Core 1,513 TFLOPS with sparsity → 756.5 dense)`,
+    },
+    fp32Flops: { value: 51 * TFLOPS, source: `${DATASHEET.h100Pcie} (FP32 51 TFLOPS)` },
+    hbmBandwidth: {
+      value: 2000 * GB,
+      source: `${DATASHEET.h100Pcie} (GPU memory bandwidth 2 TB/s)`,
+    },
+    hbmBytes: { value: 80 * GB, source: `${DATASHEET.h100Pcie} (80GB)` },
+  },
+  gb200: {
+    name: 'B200 in GB200 NVL72',
+    bf16Flops: {
+      value: 2500 * TFLOPS,
+      source: `${DATASHEET.gb200} (FP16/BF16 Tensor Core 360 PFLOPS with sparsity for 72 GPUs → 2.5 PFLOPS dense each)`,
+    },
+    fp32Flops: {
+      value: 80 * TFLOPS,
+      source: `${DATASHEET.gb200} (FP32 5,760 TFLOPS for 72 GPUs → 80 each)`,
+    },
+    hbmBandwidth: {
+      value: 8000 * GB,
+      source: `${DATASHEET.gb200} (up to 13.4 TB HBM3e at 576 TB/s for 72 GPUs → 8 TB/s each)`,
+    },
+    hbmBytes: {
+      value: 186 * GB,
+      source: `${DATASHEET.gb200} (up to 13.4 TB HBM3e for 72 GPUs → 186 GB each)`,
     },
   },
   rtx4090: {
@@ -203,6 +242,19 @@ const FABRICS = {
     ncclLinkBandwidth: { value: 40.1 * GB, source: DATASHEET.ncclTopoH },
     nvls: true,
     nvlsEfficiency: { value: 0.74, source: DATASHEET.ncclNvlsEff },
+  },
+  /** Two H100 PCIe cards joined by NVLink bridges: no NVSwitch, so no NVLS. */
+  nvlink4Bridge: {
+    kind: 'nvlink',
+    generation: 4,
+    linksPerGpu: {
+      value: 12,
+      source: `${DATASHEET.h100Pcie} (NVLink: 600 GB/s bidirectional through the bridge, 12 NVLink 4 links of 50 GB/s)`,
+    },
+    linkBandwidth: NVLINK_LINK_25GBS,
+    ncclLinkBandwidth: { value: 20.6 * GB, source: DATASHEET.ncclTopoH },
+    nvls: false,
+    nvlsEfficiency: { value: 0, source: DATASHEET.ncclNvlsEff },
   },
   pcie4x16: {
     kind: 'pcie',
@@ -337,6 +389,117 @@ export const CLUSTER_PRESETS = [
     limitations:
       'Network latencies are NCCL’s generic network-hop constants (hwLatencies[NET] in tuning.cc, the same for InfiniBand and TCP sockets); real socket steps cost more, so small messages across nodes are optimistic.',
   },
+  {
+    id: 'a100-roce',
+    description:
+      'OCI BM.GPU4.8-style bare metal: 8× A100-SXM4 on NVLink 3, RoCE cluster network with 16 RDMA ports of 100 Gb/s per node',
+    gpu: GPUS.a100,
+    gpusPerNode: { value: 8, source: DATASHEET.dgxA100 },
+    fabric: FABRICS.nvlink3,
+    network: {
+      name: 'RoCE 100 Gb/s × 16',
+      nicsPerNode: {
+        value: 16,
+        source:
+          'https://github.com/oracle-quickstart/oci-hpc-oke (README: "for the H100 and A100 bare metal shapes, you will see 16 VFs per node", one per RDMA port) and https://blogs.oracle.com/cloud-infrastructure/post/superclusters-rdma-high-performance ("Each GPU node has 8 NVIDIA A100 Tensor Core GPUs with a total of 1.6Tbps (1600Gbps) of full-duplex connectivity")',
+      },
+      nicBandwidth: { value: gbit(100), source: `${DATASHEET.ethernet} (1.6 Tb/s over 16 ports)` },
+    },
+    defaultNodes: 2,
+    limitations:
+      'RoCE latencies are NCCL’s generic network-hop constants (the tuner does not tell InfiniBand from RoCE).',
+  },
+  {
+    id: 'aws-p5-efa',
+    description:
+      'AWS p5.48xlarge: 8× H100 SXM on NVLink 4 / NVSwitch, 32 EFA devices of 100 Gb/s (3,200 Gb/s) per instance',
+    gpu: GPUS.h100,
+    gpusPerNode: { value: 8, source: DATASHEET.awsP5 },
+    fabric: FABRICS.nvlink4,
+    network: {
+      name: 'EFA 32 × 100 Gb/s',
+      nicsPerNode: { value: 32, source: DATASHEET.awsEfaCards },
+      nicBandwidth: { value: gbit(100), source: `${DATASHEET.awsP5} (3,200 Gbps over 32 devices)` },
+    },
+    defaultNodes: 2,
+    limitations:
+      'EFA runs through the aws-ofi-nccl plugin over SRD inside a virtualised instance; the model charges NCCL’s generic network-hop latencies, so small messages across instances are optimistic: on two p6-b200 instances over EFA an 8 B all-reduce took 50.6 µs against the 25.2 µs these constants give (https://github.com/dstackai/dstack/pull/3961, recorded in tests/calibration/published-sweeps.ts). Bandwidth is the published line rate.',
+  },
+  {
+    id: 'h100-2nic',
+    description: '8× H100 SXM on NVLink 4 / NVSwitch with only 2 NDR 400 Gb/s NICs per node',
+    gpu: GPUS.h100,
+    gpusPerNode: {
+      value: 8,
+      source: `${DATASHEET.basePod} (DGX H100: "Eight NVIDIA Hopper GPUs")`,
+    },
+    fabric: FABRICS.nvlink4,
+    network: {
+      name: 'NDR InfiniBand 400 Gb/s × 2',
+      nicsPerNode: {
+        value: 2,
+        source: 'two NICs per node (choice of this preset: a node built with fewer rails)',
+      },
+      nicBandwidth: { value: gbit(400), source: DATASHEET.ib },
+    },
+    defaultNodes: 2,
+  },
+  {
+    id: 'h100-4nic',
+    description: '8× H100 SXM on NVLink 4 / NVSwitch with 4 NDR 400 Gb/s NICs per node',
+    gpu: GPUS.h100,
+    gpusPerNode: {
+      value: 8,
+      source: `${DATASHEET.basePod} (DGX H100: "Eight NVIDIA Hopper GPUs")`,
+    },
+    fabric: FABRICS.nvlink4,
+    network: {
+      name: 'NDR InfiniBand 400 Gb/s × 4',
+      nicsPerNode: {
+        value: 4,
+        source:
+          'four NICs per node, one per GPU pair (choice of this preset: half the rails of a DGX)',
+      },
+      nicBandwidth: { value: gbit(400), source: DATASHEET.ib },
+    },
+    defaultNodes: 2,
+  },
+  {
+    id: 'h100-pcie-pair',
+    description: 'Workstation: 2× H100 PCIe joined by NVLink bridges, one 100 GbE NIC',
+    gpu: GPUS.h100pcie,
+    gpusPerNode: {
+      value: 2,
+      source: `${DATASHEET.h100Pcie} (NVLink bridge connects a pair of H100 PCIe cards)`,
+    },
+    fabric: FABRICS.nvlink4Bridge,
+    network: {
+      name: '100 Gb Ethernet',
+      nicsPerNode: { value: 1, source: 'one NIC per node (choice of this preset: a workstation)' },
+      nicBandwidth: { value: gbit(100), source: DATASHEET.ethernet },
+    },
+    defaultNodes: 1,
+  },
+  {
+    id: 'gb200-nvl72',
+    description:
+      'GB200 NVL72 rack: 72 Blackwell GPUs in one NVLink 5 domain (NVLink SHARP), one 400 Gb/s ConnectX-7 per GPU to other racks',
+    gpu: GPUS.gb200,
+    gpusPerNode: { value: 72, source: `${DATASHEET.gb200} (72 Blackwell GPUs, one NVLink domain)` },
+    fabric: FABRICS.nvlink5,
+    network: {
+      name: 'InfiniBand 400 Gb/s, one per GPU',
+      nicsPerNode: {
+        value: 72,
+        source:
+          'one 400 Gb/s NIC per GPU as in a DGX B200 (choice of this preset; the rack is the model’s node)',
+      },
+      nicBandwidth: { value: gbit(400), source: DATASHEET.ib },
+    },
+    defaultNodes: 1,
+    limitations:
+      'The rack is one node of 72 GPUs: NVLS heads and NCCL’s channel count for a 72-GPU NVLink domain are extrapolated from 8-GPU nodes.',
+  },
 ] as const satisfies readonly ClusterPreset[];
 
 export type PresetId = (typeof CLUSTER_PRESETS)[number]['id'];
@@ -346,4 +509,37 @@ export function clusterPreset(id: string): ClusterPreset {
   const p = CLUSTER_PRESETS.find((c) => c.id === id);
   if (!p) throw new RangeError(`unknown cluster preset "${id}"; known: ${PRESET_IDS.join(', ')}`);
   return p;
+}
+
+/**
+ * A preset with its network changed, for `--nics-per-node` and `--nic-gbps`: the id says what changed,
+ * and the new figures cite the reader's flag.
+ */
+export function withNetwork(
+  preset: ClusterPreset,
+  change: { nicsPerNode?: number; nicGbps?: number },
+): ClusterPreset {
+  if (change.nicsPerNode === undefined && change.nicGbps === undefined) return preset;
+  const parts: string[] = [];
+  const network = { ...preset.network };
+  if (change.nicsPerNode !== undefined) {
+    if (!Number.isInteger(change.nicsPerNode) || change.nicsPerNode < 1)
+      throw new RangeError(`NICs per node must be a whole number ≥ 1, got ${change.nicsPerNode}`);
+    network.nicsPerNode = {
+      value: change.nicsPerNode,
+      source: 'set with --nics-per-node (choice of this preset)',
+    };
+    parts.push(`${change.nicsPerNode} NICs`);
+  }
+  if (change.nicGbps !== undefined) {
+    if (!(change.nicGbps > 0) || !Number.isFinite(change.nicGbps))
+      throw new RangeError(`NIC speed must be a number of Gb/s > 0, got ${change.nicGbps}`);
+    network.nicBandwidth = {
+      value: gbit(change.nicGbps),
+      source: 'set with --nic-gbps (choice of this preset)',
+    };
+    parts.push(`${change.nicGbps} Gb/s`);
+  }
+  network.name = `${preset.network.name}, changed to ${parts.join(' × ')}`;
+  return { ...preset, id: `${preset.id} (${parts.join(', ')})`, network };
 }

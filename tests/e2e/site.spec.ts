@@ -148,7 +148,13 @@ test('chapter pages ship under 20 KB of JavaScript (gzip) before interaction @pa
 });
 
 // One test per page, so the two workers of the @pages project share the scans.
-for (const path of ['/', ...chapterPaths(), '/lab/collectives/', '/lab/diagnostics/']) {
+for (const path of [
+  '/',
+  ...chapterPaths(),
+  '/lab/collectives/',
+  '/lab/diagnostics/',
+  '/lab/calibration/',
+]) {
   test(`${path} passes an axe-core scan in light and dark themes @pages`, async ({ page }) => {
     test.setTimeout(180_000); // two scans of a long chapter on a loaded 2-core machine
     // The theme changes colours only: the dark pass runs the colour rules, the light pass every rule.

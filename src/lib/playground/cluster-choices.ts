@@ -39,9 +39,11 @@ export function clusterChoices(): ClusterChoice[] {
 
 /** Nodes a reader may choose: any count whose world (nodes × 1 GPU) fits the real ranks. */
 export const NODE_CHOICES = Array.from({ length: MAX_REAL_RANKS }, (_, i) => i + 1);
-/** GPUs per node a reader may choose on the largest preset node. */
+/** GPUs per node a reader may choose on the largest preset node, at most the real ranks (a 72-GPU rack offers 16). */
 export const GPU_CHOICES = Array.from(
-  { length: Math.max(...CLUSTER_PRESETS.map((p) => p.gpusPerNode.value)) },
+  {
+    length: Math.min(MAX_REAL_RANKS, Math.max(...CLUSTER_PRESETS.map((p) => p.gpusPerNode.value))),
+  },
   (_, i) => i + 1,
 );
 

@@ -63,6 +63,12 @@ describe("chapter 6's table per preset", () => {
       'b200-ndr',
       'rtx4090-pcie',
       'a100-100gbe',
+      'a100-roce',
+      'aws-p5-efa',
+      'h100-2nic',
+      'h100-4nic',
+      'h100-pcie-pair',
+      'gb200-nvl72',
     ]);
   });
   it('across eight nodes the NVLS tree is NIC-limited and the ring NVLink-limited, two close limits', () => {

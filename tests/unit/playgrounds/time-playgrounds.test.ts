@@ -22,7 +22,8 @@ describe('the cluster selector offers the one preset list', () => {
     expect(clusterChoices().find((c) => c.id === 'h100-ndr')!.label).toContain('NVLS');
     expect(clusterChoices().find((c) => c.id === 'h100-ndr-no-nvls')!.label).not.toContain('NVLS');
     expect(NODE_CHOICES.at(-1)).toBe(16);
-    expect(GPU_CHOICES.at(-1)).toBe(8);
+    // The GB200 NVL72 rack has 72 GPUs per node; the page runs at most 16 real ranks.
+    expect(GPU_CHOICES.at(-1)).toBe(16);
   });
 
   it('an embed cannot preselect a shape the selector lacks', () => {

@@ -73,7 +73,9 @@ describe('topology: rings on NVLink, rails across nodes, NVLS', () => {
     expect(tiny.protocol).toBe('LL');
     // NCCL's ring LL latency on NVLink: base 6.6 µs + 14 steps × 0.6 µs.
     expect(tiny.latencySeconds * 1e6).toBeCloseTo(6.6 + 14 * 0.6, 9);
-    expect(tiny.seconds * 1e6).toBeCloseTo(6.6 + 14 * 0.6, 3);
+    // 8 B run on one channel of 32 (enqueue.cc), so its bytes add a few ns to the latency.
+    expect(tiny.channels).toBe(1);
+    expect(tiny.seconds * 1e6).toBeCloseTo(6.6 + 14 * 0.6, 1);
     expect(predictCollective(c, 'all-reduce', 4 * GB).protocol).toBe('Simple');
   });
 
@@ -82,7 +84,10 @@ describe('topology: rings on NVLink, rails across nodes, NVLS', () => {
     let last = 0;
     for (let b = 8; b <= 2 ** 34; b *= 4) {
       const p = predictCollective(c, 'all-reduce', b);
-      expect(p.seconds).toBeGreaterThan(last);
+      // Never falls; may stay flat where NCCL adds channels in proportion to the buffer (enqueue.cc) and
+      // the tree correction is the same for both sizes (8 KiB on 2 channels, 32 KiB on 8: equal times).
+      expect(p.seconds).toBeGreaterThanOrEqual(last);
+      if (b >= 2 ** 20) expect(p.seconds).toBeGreaterThan(last);
       expect(p.seconds).toBeGreaterThanOrEqual(p.latencySeconds);
       last = p.seconds;
     }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   parseSize,
+  parseSweep,
   predictCommand,
   presetsCommand,
 } from '../../../playground/cli/predict-command.ts';
@@ -27,7 +28,7 @@ describe('ranks presets', () => {
 });
 
 describe('ranks predict', () => {
-  it('prints one line in nccl-tests’ columns: size (B), time (us), algbw and busbw (GB/s)', () => {
+  it('prints nccl-tests’ header and one line in its columns, plus algorithm, protocol and channels', () => {
     const r = capture(predictCommand, [
       'all-reduce',
       '--cluster',
@@ -40,10 +41,20 @@ describe('ranks predict', () => {
       '1G',
     ]);
     expect(r.code).toBe(0);
-    expect(r.out).toHaveLength(1);
-    const [size, time, algbw, busbw] = r.out[0]!.trim().split(/\s+/).map(Number);
+    expect(r.out).toHaveLength(5);
+    expect(r.out[0]).toMatch(
+      /^# ranks predict: all-reduce on a100-hdr, 2 nodes × 8 GPUs \(simulated/,
+    );
+    expect(r.out[2]).toMatch(
+      /#\s+size\s+count\s+type\s+redop\s+root\s+time\s+algbw\s+busbw\s+algo\s+proto\s+channels/,
+    );
+    const fields = r.out[4]!.trim().split(/\s+/);
+    const [size, count, , , , time, algbw, busbw] = fields.map(Number);
     const p = predictCollective(clusterShape('a100-hdr', 2, 8), 'all-reduce', 2 ** 30);
+    expect(fields.slice(2, 5)).toEqual(['float', 'sum', '-1']);
+    expect(fields.slice(8)).toEqual([p.algorithm, p.protocol, String(p.channels)]);
     expect(size).toBe(2 ** 30);
+    expect(count).toBe(2 ** 28);
     expect(time).toBeCloseTo(p.seconds * 1e6, 2);
     expect(algbw).toBeCloseTo(p.algbw, 2);
     expect(busbw).toBeCloseTo(p.busbw, 2);
@@ -67,7 +78,57 @@ describe('ranks predict', () => {
       '--proto',
       'Simple',
     ]);
-    expect(Number(ring.out[0]!.trim().split(/\s+/)[3])).toBeLessThan(371);
+    const ringFields = ring.out.at(-1)!.trim().split(/\s+/);
+    expect(Number(ringFields[7])).toBeLessThan(371);
+    expect(ringFields.slice(8, 10)).toEqual(['ring', 'Simple']);
+  });
+
+  it('sweeps as nccl-tests -b A -e B -f 2 does: 8:8G is 31 sizes, channels growing with the size', () => {
+    expect(parseSweep('8:8G')).toHaveLength(31);
+    expect(parseSweep('1M:4M')).toEqual([2 ** 20, 2 ** 21, 2 ** 22]);
+    const r = capture(predictCommand, [
+      'all-reduce',
+      '--cluster',
+      'h100-ndr-no-nvls',
+      '--sweep',
+      '8:8G',
+    ]);
+    expect(r.code).toBe(0);
+    const rows = r.out.filter((l) => !l.startsWith('#')).map((l) => l.trim().split(/\s+/));
+    expect(rows).toHaveLength(31);
+    expect(rows.map((f) => Number(f[0]))).toEqual(parseSweep('8:8G'));
+    const channels = rows.map((f) => Number(f[10]));
+    expect(channels[0]).toBe(1);
+    expect(channels.at(-1)).toBe(32);
+    const times = rows.map((f) => Number(f[5]));
+    for (let i = 1; i < times.length; i++) expect(times[i]).toBeGreaterThanOrEqual(times[i - 1]!);
+  });
+
+  it('overrides NICs per node and NIC speed from the command line', () => {
+    const args = [
+      'all-reduce',
+      '--cluster',
+      'h100-ndr',
+      '--nodes',
+      '2',
+      '--bytes',
+      '8G',
+      '--algo',
+      'ring',
+    ];
+    const base = capture(predictCommand, args);
+    const two = capture(predictCommand, [...args, '--nics-per-node', '2', '--nic-gbps', '200']);
+    expect(two.out[0]).toContain('h100-ndr (2 NICs, 200 Gb/s)');
+    const busbw = (r: typeof base) => Number(r.out.at(-1)!.trim().split(/\s+/)[7]);
+    expect(busbw(two)).toBeLessThanOrEqual(50);
+    expect(busbw(base)).toBeGreaterThan(300);
+  });
+
+  it('--help lists --algo, --proto, --sweep and the NIC flags', () => {
+    const r = capture(predictCommand, ['--help']);
+    expect(r.code).toBe(0);
+    for (const flag of ['--algo', '--proto', '--sweep', '--nics-per-node', '--nic-gbps'])
+      expect(r.out.join('\n')).toContain(flag);
   });
 
   it('parses sizes as nccl-tests does (K, M, G are powers of 1024)', () => {
@@ -83,6 +144,12 @@ describe('ranks predict', () => {
     [['all-reduce', '--bytes', '8'], /--cluster is required/],
     [['all-reduce', '--cluster', 'tpu-v5', '--bytes', '8'], /unknown cluster preset "tpu-v5"/],
     [['all-reduce', '--cluster', 'h100-ndr'], /--bytes is required/],
+    [['all-reduce', '--cluster', 'h100-ndr', '--sweep', '8G:8'], /1 ≤ A ≤ B/],
+    [['all-reduce', '--cluster', 'h100-ndr', '--bytes', '8', '--sweep', '8:16'], /not both/],
+    [
+      ['all-reduce', '--cluster', 'h100-ndr', '--bytes', '8', '--nic-gbps', 'fast'],
+      /--nic-gbps must be/,
+    ],
     [['all-reduce', '--cluster', 'h100-ndr', '--bytes', '-8'], /whole number of bytes/],
     [['all-reduce', '--cluster', 'h100-ndr', '--bytes', '--nodes', '2'], /--bytes needs a value/],
     [
@@ -124,7 +191,14 @@ describe('ranks predict', () => {
       { encoding: 'utf8', timeout: 60_000 },
     );
     expect(ok.status).toBe(0);
-    expect(ok.stdout.trim().split(/\s+/)).toHaveLength(4);
+    const last = ok.stdout.trim().split('\n').at(-1)!;
+    expect(last.trim().split(/\s+/)).toHaveLength(11);
+    const help = spawnSync(process.execPath, [cli, '--help'], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(help.stdout).toContain('--algo');
+    expect(help.stdout).toContain('--proto');
     const bad = spawnSync(
       process.execPath,
       [cli, 'predict', 'all-reduce', '--cluster', 'h100-ndr'],

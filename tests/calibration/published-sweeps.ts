@@ -1,0 +1,274 @@
+/**
+ * Whole nccl-tests sweeps, as published, that the size-dependent model is held against.
+ * Each row is one out-of-place line of all_reduce_perf: size (B) and time (µs); busbw follows from
+ * them (nccl-tests doc/PERFORMANCE.md), so points too small to print a busbw still count.
+ *
+ * `split` says how a sweep is used, decided before the model was changed:
+ * - 'fit': the model's fitted constant (NVLS_CHUNK_OVERHEAD_BYTES) and the NVLS-by-GPU-count check
+ *   were read from these; they show the fit, not a prediction.
+ * - 'held-out': never looked at while setting a constant; the accuracy the book claims is on these.
+ * - 'not-modelled': published, recorded, and not predicted, with the reason.
+ *
+ * Why this split: the one constant the size model fits (NVLS_CHUNK_OVERHEAD_BYTES) lives only on
+ * single-node H100 NVLS, so those sweeps are the fit set. The held-out sweep is a whole 8 B – 8 GiB run
+ * on a different GPU (A100), fabric (RoCE) and scale (2 nodes), exercising everything else the model
+ * derives from NCCL's source (channel ramp, LL/LL128/Simple and ring/tree choice, per-channel caps,
+ * hop latencies) with nothing read from it.
+ *
+ * Four more held-out sweeps from nccl-tests#309 (H100, NCCL 2.26.2) were added after the ramp and
+ * split before they were predicted: a bare-metal XE9680 pair with 8 NDR NICs per node (within ±25 %
+ * at 31 of 32 sizes, none beyond ±50 %), a VMware 4-node run, and an 8-node cluster with its own
+ * 2-node run (NICs not published). The VMware and 8-node sweeps are 1.5–2× fast at 2–32 MiB:
+ * sweeps.test.ts names those points rather than hiding them.
+ *
+ * Caveat, said where the claim is made: the tree/LL128 pipeline ramp (collective-model.ts
+ * treeLl128Ramp) was added after seeing this sweep's 256 KiB–8 MiB rows run 21–31 % fast. No number
+ * was read from it (chunk sizes and step count are calcCollChunking's; the (k + nsteps) / k form is
+ * the model's), but the form was chosen knowing these residuals, so the OCI sweep is held out from
+ * constants, not from design. A second held-out system that no change looked at is still wanted.
+ */
+import { clusterPreset, type ClusterPreset } from '../../playground/simulation/presets.ts';
+import type { Algorithm, Collective } from '../../playground/simulation/collective-model.ts';
+
+export type SweepSplit = 'fit' | 'held-out' | 'not-modelled';
+
+export interface PublishedSweep {
+  id: string;
+  system: string;
+  gpus: number;
+  nodes: number;
+  collective: Collective;
+  source: string;
+  /** When and with what it was measured, as published. */
+  date: string;
+  version: string;
+  split: SweepSplit;
+  /** Why the sweep is not modelled, or why the preset stands for the measured system. */
+  note: string;
+  preset?: ClusterPreset;
+  algorithm?: Algorithm;
+  /** [size in bytes, out-of-place time in µs] or, for summary figures, [size, busbw GB/s]. */
+  rows: readonly (readonly [number, number])[];
+  /** Rows give busbw (GB/s) directly instead of time. */
+  busbwRows?: boolean;
+}
+
+const K = 1024;
+const M = K * K;
+const G = K * M;
+/** nccl-tests' -b 8 -e 8G -f 2 sizes. */
+const pow2 = (from: number, count: number) =>
+  Array.from({ length: count }, (_, i) => from * 2 ** i);
+const zip = (sizes: number[], times: number[]) => {
+  if (sizes.length !== times.length) throw new Error('a sweep needs one time per size');
+  return sizes.map((s, i) => [s, times[i]!] as const);
+};
+
+export const PUBLISHED_SWEEPS: readonly PublishedSweep[] = [
+  {
+    id: 'oci-a100-roce-2n',
+    system:
+      'OCI BM.GPU4.8: 2 nodes × 8 A100-SXM4-40GB, RoCE cluster network (16 RDMA ports of 100 Gb/s per node)',
+    gpus: 16,
+    nodes: 2,
+    collective: 'all-reduce',
+    source:
+      'https://github.com/oracle-quickstart/oci-hpc-oke (README.md, "Run the NCCL test", A100 example output, OKE image of 2024-02-12)',
+    date: '2024',
+    version: 'nccl-tests 2.x (NCCL in the OKE GPU image, driver 535.154.05, CUDA 12.2)',
+    split: 'held-out',
+    note: 'bare metal, RoCE: preset a100-roce (16 × 100 Gb/s per node as OCI publishes: 1.6 Tb/s per node)',
+    preset: clusterPreset('a100-roce'),
+    rows: zip(
+      pow2(8, 31),
+      [
+        36.47, 38.86, 38.53, 39.25, 38.85, 40.68, 39.27, 41.97, 43.36, 44.54, 48.16, 49.4, 49.66,
+        51.69, 54.86, 67.95, 73.94, 85.58, 99.19, 127.0, 174.3, 282.7, 452.3, 821.7, 1542.0, 3042.7,
+        6436.0, 9187.8, 18289, 34176, 67689,
+      ],
+    ),
+  },
+  {
+    id: 'nccl-tests-309-h100-ndr-2n',
+    system:
+      'Dell XE9680 bare metal: 2 nodes × 8 H100 SXM, 8 ConnectX-7 NDR 400 Gb/s per node (NVLS-tree by default)',
+    gpus: 16,
+    nodes: 2,
+    collective: 'all-reduce',
+    source:
+      'https://github.com/NVIDIA/nccl-tests/issues/309 (qoofyk, 2025-05-21, first post: "2 hosts", bm-h100-01/02)',
+    date: '2025-05-21',
+    version: 'NCCL 2.26.2+cuda12.8, all_reduce_perf_mpi -b 8 -e 16g -f 2 -g 1, driver 570.133.20',
+    split: 'held-out',
+    note: 'preset h100-ndr (8 NDR NICs per node as stated). Added after the tree/LL128 ramp and not looked at before; out-of-place times except 8 B (68.52 µs) and 256 B (94.40 µs), where the out-of-place time is more than twice the in-place one (24.70, 25.90) and its neighbours: one-off stalls, so the in-place time stands',
+    preset: clusterPreset('h100-ndr'),
+    rows: zip(
+      pow2(8, 32),
+      [
+        24.7, 24.96, 24.93, 25.29, 25.68, 25.9, 32.35, 29.75, 28.19, 30.24, 32.12, 32.74, 34.1,
+        33.84, 38.77, 48.67, 77.69, 71.93, 76.24, 94.38, 132.6, 185.4, 267.9, 466.1, 748.3, 1282.8,
+        2357.6, 4484.9, 8729.8, 17262, 34381, 68652,
+      ],
+    ),
+  },
+  {
+    id: 'nccl-tests-309-h100-vm-4n',
+    system:
+      'VMware VMs: 4 nodes × 8 H100 SXM, 8 ConnectX-7 NDR per node passed through (NCCL_TOPO_FILE for the VM topology)',
+    gpus: 32,
+    nodes: 4,
+    collective: 'all-reduce',
+    source:
+      'https://github.com/NVIDIA/nccl-tests/issues/309 (qoofyk, 2025-05-23, "run on 4 nodes")',
+    date: '2025-05-23',
+    version: 'NCCL 2.26.2+cuda12.8, all_reduce_perf_mpi -b 8 -e 16g -f 2 -g 1',
+    split: 'held-out',
+    note: 'preset h100-ndr; virtualised, so small sizes pay hop latencies the bare-metal constants do not have. Out-of-place times except 8 B (83.42 µs) and 256 B (107.5 µs), more than twice the in-place 34.75 and 35.82: one-off stalls, the in-place time stands',
+    preset: clusterPreset('h100-ndr'),
+    rows: zip(
+      pow2(8, 32),
+      [
+        34.75, 34.82, 34.61, 34.77, 35.7, 35.82, 56.35, 39.79, 39.59, 42.18, 46.84, 48.51, 49.13,
+        50.83, 55.87, 67.82, 72.88, 82.17, 191.3, 151.1, 217.3, 259.6, 376.0, 579.1, 990.7, 1768.0,
+        3109.0, 5808.8, 11508, 22890, 45606, 90986,
+      ],
+    ),
+  },
+  {
+    id: 'nccl-tests-309-h100-8n',
+    system:
+      'An 8-node H100 SXM cluster (64 GPUs), NICs not stated; its own 2-node run reaches 466 GB/s',
+    gpus: 64,
+    nodes: 8,
+    collective: 'all-reduce',
+    source:
+      'https://github.com/NVIDIA/nccl-tests/issues/309 (gj-aion, 2025-06-18, "our 8 node cluster")',
+    date: '2025-06-18',
+    version: 'all_reduce_perf -b 1M -e 8G -f 2 -g 1 (NCCL version not shown)',
+    split: 'held-out',
+    note: 'preset h100-ndr stands for it (the NICs are not published; its 2-node busbw of 466 GB/s is what 8 NDR NICs give, as in the first sweep of the thread). Out-of-place times except 8 MiB (1272.4 µs against 321.4 in place): a one-off stall, the in-place time stands',
+    preset: clusterPreset('h100-ndr'),
+    rows: zip(
+      pow2(M, 14),
+      [
+        117.0, 143.4, 203.8, 321.4, 378.1, 509.6, 718.1, 1159.1, 1955.1, 3517.3, 7370.5, 13252,
+        26438, 52733,
+      ],
+    ),
+  },
+  {
+    id: 'nccl-tests-309-h100-2n-b',
+    system: 'Two nodes of the same 8-node H100 cluster (16 GPUs)',
+    gpus: 16,
+    nodes: 2,
+    collective: 'all-reduce',
+    source:
+      'https://github.com/NVIDIA/nccl-tests/issues/309 (gj-aion, 2025-06-18, "2 out of 8 nodes")',
+    date: '2025-06-18',
+    version: 'all_reduce_perf -b 1M -e 8G -f 2 -g 1',
+    split: 'held-out',
+    note: 'preset h100-ndr, as for its 8-node sweep; out-of-place times as published',
+    preset: clusterPreset('h100-ndr'),
+    rows: zip(
+      pow2(M, 14),
+      [
+        93.25, 94.22, 110.9, 151.6, 201.6, 274.8, 477.2, 750.7, 1296.2, 2376.5, 4497.4, 8766.9,
+        17290, 34508,
+      ],
+    ),
+  },
+  {
+    id: 'nccl-tests-290-h100-nvls',
+    system: '1 node × 8 H100 80GB HBM3 (NVSwitch, NVLink SHARP), default algorithm',
+    gpus: 8,
+    nodes: 1,
+    collective: 'all-reduce',
+    source: 'https://github.com/NVIDIA/nccl-tests/issues/290 (shahizat, 2025-03-03, "Single node")',
+    date: '2025-03-03',
+    version: 'nccl-tests -b 128M -e 4G -f 2 -g 8',
+    split: 'fit',
+    note: 'the 4 GiB row sets NVLS_CHUNK_OVERHEAD_BYTES; the rest show the fit',
+    preset: clusterPreset('h100-ndr'),
+    rows: zip(pow2(128 * M, 6), [613.3, 1139.2, 2175.8, 4038.8, 8020.3, 15870]),
+  },
+  {
+    id: 'nccl-1455-h100-nvls-by-gpus',
+    system:
+      '1 node × 2…8 H100 SXM, NCCL_ALGO=NVLS, 2–4 GiB (busbw as stated, one row per GPU count)',
+    gpus: 8,
+    nodes: 1,
+    collective: 'all-reduce',
+    source: 'https://github.com/NVIDIA/nccl/issues/1455 (shh2000, 2024-09-19)',
+    date: '2024-09-19',
+    version: 'nccl-tests all_reduce_perf -b 2G -e 4G -f 2 -g [gpus], NGC PyTorch container',
+    split: 'fit',
+    note: '"Busbw remains about 365-370 GBps when gpus from 2 to 4 … increase from 370 to 420, 440, 460, and 480 GBps when gpus increase from 4 to 5, 6, 7, and 8"; the row key is the GPU count, the size is 4 GiB',
+    preset: clusterPreset('h100-ndr'),
+    algorithm: 'nvls',
+    busbwRows: true,
+    rows: [
+      [2, 367.5],
+      [3, 367.5],
+      [4, 367.5],
+      [5, 420],
+      [6, 440],
+      [7, 460],
+      [8, 480],
+    ],
+  },
+  {
+    id: 'nccl-1455-h100-ring-by-gpus',
+    system:
+      '1 node × 2…8 H100 SXM, NCCL_ALGO=RING, 2–4 GiB (busbw as stated, one row per GPU count)',
+    gpus: 8,
+    nodes: 1,
+    collective: 'all-reduce',
+    source: 'https://github.com/NVIDIA/nccl/issues/1455 (shh2000, 2024-09-19)',
+    date: '2024-09-19',
+    version: 'nccl-tests all_reduce_perf -b 2G -e 4G -f 2 -g [gpus]',
+    split: 'fit',
+    note: '"when using ALGO=RING, busbw is about 365-370 GBps when gpus from 2 to 8"; the row key is the GPU count',
+    preset: clusterPreset('h100-ndr'),
+    algorithm: 'ring',
+    busbwRows: true,
+    rows: [2, 3, 4, 5, 6, 7, 8].map((g) => [g, 367.5] as const),
+  },
+  {
+    id: 'dstack-3961-p6-b200-efa-2n',
+    system: 'AWS p6-b200 instances (8 B200 each) × 2 over EFA, small sizes only',
+    gpus: 16,
+    nodes: 2,
+    collective: 'all-reduce',
+    source:
+      'https://github.com/dstackai/dstack/pull/3961 (r4victor, 2026-06-12, "NCCL tests on 2x p6-200"; rows 8–256 B as quoted)',
+    date: '2026-06-12',
+    version:
+      'nccl-tests all_reduce_perf, EFA image of dstack (versions not shown); rank count not shown, 8 GPUs per instance assumed',
+    split: 'not-modelled',
+    note: 'EFA through aws-ofi-nccl on virtualised instances: 8 B takes 50.6 µs where NCCL’s bare-metal hop constants (b200-ndr, 2 × 8) give 25.2 µs, 2.0×. The VMware 4-node H100 run of nccl-tests#309 shows no such gap (34.8 µs measured, model within 2 %), so the extra latency is the EFA path, not virtualisation as such; one partial sweep is not enough to set a constant',
+    rows: zip(pow2(8, 6), [50.58, 54.55, 54.59, 55.6, 56.27, 57.14]),
+  },
+  {
+    id: 'gcp-a3-mega-tcpxo-2n',
+    system: 'Google Cloud A3 Mega VMs: 2 × 8 H100 80GB HBM3, GPUDirect-TCPXO',
+    gpus: 16,
+    nodes: 2,
+    collective: 'all-reduce',
+    source:
+      'https://github.com/lessizzmore/create-a3mega-ztan-fork/blob/02dd8f455c43ced1cf442ef29334bda97149264b/ztan-NCCL-test-result',
+    date: '2024',
+    version: 'nccl-tests -b 8 -e 8G -f 2 -g 1 (mpirun -np 16 -npernode 8)',
+    split: 'not-modelled',
+    note: 'GPUDirect-TCPXO moves GPU data over TCP through a NCCL net plugin: 123 µs for 8 B and a ~0.9 ms floor from 16 MiB on, unlike any RDMA fabric; the model has no constants for it and no cited per-VM NIC figure',
+    rows: zip(
+      pow2(8, 31),
+      [
+        135.8, 123.2, 123.3, 123.4, 123.0, 123.6, 126.6, 147.1, 125.8, 126.9, 131.6, 138.6, 155.2,
+        159.4, 159.3, 167.1, 174.2, 203.2, 254.0, 364.6, 571.9, 977.6, 1059.9, 1261.6, 1652.2,
+        2360.9, 3817.5, 6759.0, 12646, 24361, 47535,
+      ],
+    ),
+  },
+];
+
+export const SWEEP_SIZES = { K, M, G } as const;

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { PUBLISHED_SWEEPS } from './published-sweeps.ts';
+import { clusterShape } from '../../playground/simulation/cluster-shape.ts';
+import { treeLl128Chunking, treeLl128Ramp } from '../../playground/simulation/collective-model.ts';
+import {
+  SWEEP_OUTLIER,
+  SWEEP_TOLERANCE,
+  sweepMarkdown,
+  sweepRows,
+  sweepSummary,
+} from './sweep-table.ts';
+
+describe('the size-dependent model against whole published nccl-tests sweeps (issue 31)', () => {
+  it('holds ≥ 60 published points, each sweep naming system, source, date and version', () => {
+    const points = PUBLISHED_SWEEPS.reduce((n, s) => n + s.rows.length, 0);
+    expect(points).toBeGreaterThanOrEqual(60);
+    for (const s of PUBLISHED_SWEEPS) {
+      expect(s.source, s.id).toMatch(/^https:\/\//);
+      expect(s.date.length, s.id).toBeGreaterThan(3);
+      expect(s.version.length, s.id).toBeGreaterThan(3);
+      expect(s.note.length, s.id).toBeGreaterThan(20);
+      if (s.split !== 'not-modelled') expect(s.preset, s.id).toBeDefined();
+    }
+  });
+
+  it('has a held-out set with a whole 8 B – 8 GiB sweep', () => {
+    const held = PUBLISHED_SWEEPS.filter((s) => s.split === 'held-out');
+    expect(held.some((s) => s.rows[0]![0] === 8 && s.rows.at(-1)![0] === 8 * 2 ** 30)).toBe(true);
+  });
+
+  it('predicts the held-out points: ≥ 80 % within ±25 % of busbw; the points beyond ±50 % are named', () => {
+    const rows = sweepRows('held-out');
+    const s = sweepSummary(rows);
+    const worst = rows
+      .filter((r) => Math.abs(r.error) > SWEEP_TOLERANCE)
+      .map((r) => `${r.sweep.id} ${r.bytes} B: ${(r.error * 100).toFixed(0)} %`);
+    expect(s.share, worst.join('\n')).toBeGreaterThanOrEqual(0.8);
+    // Issue 31's "none beyond ±50 %" holds on OCI A100 RoCE and the bare-metal XE9680 pair, and NOT on
+    // two sweeps of nccl-tests#309 added as held out (split decided before they were predicted): the
+    // 8-node cluster (NICs not published) and the VMware 4-node run are 1.5–2× fast at 2–32 MiB. Pinned
+    // so a change that fixes or worsens them shows here.
+    const beyond = rows
+      .filter((r) => Math.abs(r.error) > SWEEP_OUTLIER)
+      .map((r) => `${r.sweep.id} ${r.bytes}`);
+    expect(beyond).toEqual(KNOWN_BEYOND_50);
+    const clean = rows.filter(
+      (r) => r.sweep.id === 'oci-a100-roce-2n' || r.sweep.id === 'nccl-tests-309-h100-ndr-2n',
+    );
+    expect(clean.filter((r) => Math.abs(r.error) > SWEEP_OUTLIER)).toEqual([]);
+    expect(sweepSummary(clean).share).toBeGreaterThanOrEqual(0.8);
+  });
+
+  it('reproduces the points its one constant was fitted on (NVLS chunk cost) within ±10 % at 4 GiB', () => {
+    const fit = sweepRows('fit').filter((r) => r.bytes === 4 * 2 ** 30 && r.gpus === 8);
+    expect(fit.length).toBeGreaterThan(0);
+    for (const r of fit) expect(Math.abs(r.error), r.sweep.id).toBeLessThan(0.1);
+    expect(SWEEP_OUTLIER).toBe(0.5);
+  });
+
+  it('chunks tree/LL128 as calcCollChunking does and ramps the pipeline with it (2 nodes × 8, 24 channels)', () => {
+    const c = clusterShape('a100-roce', 2, 8);
+    const at = (bytes: number) => treeLl128Chunking(c, 24, bytes);
+    // nstepsLL128 = 1 + log2i(2) + 0.1 × 8; one LL128 step is 120 × 640 × 8 B, 15/16 of it data.
+    expect(at(2 ** 20).nsteps).toBeCloseTo(2.8, 12);
+    expect(at(2 ** 20).chunkBytes).toBe(19200 * (15 / 16));
+    expect(at(8 * 2 ** 20).chunkBytes).toBe(38400 * (15 / 16));
+    expect(at(32 * 2 ** 20).chunkBytes).toBe(76800 * (15 / 16));
+    expect(at(2 ** 30).chunkBytes).toBe(614400 * (15 / 16));
+    // Under one chunk per channel a buffer still crosses every step; the share then rises with size.
+    expect(treeLl128Ramp(c, 24, 2 ** 18)).toBeCloseTo(1 / 3.8, 12);
+    expect(treeLl128Ramp(c, 24, 32 * 2 ** 20)).toBeGreaterThan(0.85);
+  });
+
+  it('prints a table with every modelled row and names what is not modelled', () => {
+    const md = sweepMarkdown();
+    for (const s of PUBLISHED_SWEEPS) expect(md).toContain(s.id);
+    expect(md).toMatch(/held-out: \d+\/\d+ within/);
+  });
+});
+
+const KNOWN_BEYOND_50 = [
+  'nccl-tests-309-h100-vm-4n 512',
+  'nccl-tests-309-h100-vm-4n 2097152',
+  'nccl-tests-309-h100-vm-4n 8388608',
+  'nccl-tests-309-h100-8n 8388608',
+  'nccl-tests-309-h100-8n 16777216',
+  'nccl-tests-309-h100-8n 33554432',
+];

@@ -5,6 +5,7 @@ import {
   C_HEARTBEAT,
   C_KERNELS,
   C_AWAITING,
+  C_TURN,
   C_RECV_FROM,
   C_SEQ,
   C_STATE,
@@ -112,6 +113,21 @@ export class CallBoard {
 
   awaitingReads(rank: number): number {
     return Atomics.load(this.#words, callIndex(this.#layout, rank) + C_AWAITING);
+  }
+
+  /** Records which rank's code runs on the thread `rank` shares with others (null: none now); see C_TURN. */
+  setTurn(rank: number, holder: number | null): void {
+    Atomics.store(
+      this.#words,
+      callIndex(this.#layout, rank) + C_TURN,
+      holder === null ? 0 : holder + 1,
+    );
+  }
+
+  /** The rank whose code runs on `rank`'s thread, when that thread hosts several ranks and one runs. */
+  turnOf(rank: number): number | null {
+    const v = Atomics.load(this.#words, callIndex(this.#layout, rank) + C_TURN);
+    return v === 0 ? null : v - 1;
   }
 
   heartbeat(rank: number): number {

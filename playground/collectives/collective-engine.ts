@@ -27,6 +27,11 @@ export interface EngineEnv {
   onTrace?: (e: TraceEvent) => void;
   /** A warning for the reader that is not an error (e.g. a long wait for a busy peer). */
   onNotice?: (text: string) => void;
+  /**
+   * This rank shares its thread with other logical ranks (rank/rank-host.ts): it must never block the thread
+   * (Atomics.wait would stop the peers it waits for), so every wait yields to the event loop.
+   */
+  hosted?: boolean;
 }
 
 /**
@@ -80,7 +85,11 @@ export class CollectiveEngine {
     this.kernel = kernel ?? instantiateReduceKernel(world.memory);
     this.env = env;
     this.nextSeq = nextSeq;
-    this.sync = new WorldSync(world.memory, world.worldSize <= world.hardwareConcurrency, env.now);
+    this.sync = new WorldSync(
+      world.memory,
+      !env.hosted && world.worldSize <= world.hardwareConcurrency,
+      env.now,
+    );
     this.board = new CallBoard(this.words, world.layout, world.worldSize);
     this.liveness = new PeerLiveness(this.board, env.now);
     this.stopHeartbeat = PeerLiveness.start(this.board, rank);
@@ -89,6 +98,11 @@ export class CollectiveEngine {
       Array.from({ length: world.worldSize }, (_, i) => i),
     );
     this.scratch = scratchOffset(world.layout, rank);
+  }
+
+  /** True when this rank shares its thread with other logical ranks: its waits must yield (see EngineEnv.hosted). */
+  get hosted(): boolean {
+    return this.env.hosted === true;
   }
 
   /** Publishes this rank's virtual arrival at call `seq` of group `slot`; call before `begin` publishes the descriptor. */

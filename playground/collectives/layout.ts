@@ -3,7 +3,6 @@
  * Int32 indices. Every block a rank writes often sits on its own 64-byte line so ranks don't false-share.
  */
 export const MAGIC = 0x52414e4b; // 'RANK'
-export const MAX_RANKS = 31; // group membership is one bitmask word
 export const MAX_GROUPS = 64;
 export const LINE_WORDS = 16;
 export const SCRATCH_BYTES = 256;
@@ -43,6 +42,8 @@ export const C_RECV_FROM = C_HEARTBEAT + 1;
 export const C_KERNELS = C_RECV_FROM + 1;
 /** tfjs reads this rank awaits (data(), array()): above 0 it waits on its device (a GPU readback, a first shader compile), not on a peer. */
 export const C_AWAITING = C_KERNELS + 1;
+/** 1 + the rank whose code runs now on this rank's thread, 0 when none runs or the rank has a thread of its own (rank/rank-host.ts). */
+export const C_TURN = C_AWAITING + 1;
 
 /** Words of a point-to-point mailbox (src → dst): chunks written, chunks taken, their waiter counts, message header. */
 export const M_SENT = 0;

@@ -156,7 +156,7 @@ export class ProcessGroup {
             throw new Error(
               `the tensor's data has ${data.length} elements, its shape says ${desc.length}`,
             );
-          const mode: WaitMode = async || p2p.pending > 0 ? 'async' : 'block';
+          const mode: WaitMode = async || p2p.pending > 0 || engine.hosted ? 'async' : 'block';
           const arrival = issued ? sim!.arrival(await issued.ready) : 0;
           if (issued) engine.writeArrival(this.info.slot, this.#sequence.seq, arrival);
           const run = engine.begin(this.info, this.#sequence, { kind, ...desc }, mode);

@@ -74,8 +74,8 @@ for (let s = 0; s < 2; s++) {
 
 describe('CLI arguments (issue 19, item 14)', () => {
   it.each([
-    [['--world', '0'], /--world must be a whole number from 1 to 16, got '0'/],
-    [['--world', '17'], /--world must be a whole number from 1 to 16, got '17'/],
+    [['--world', '0'], /--world must be a whole number from 1 to 31, got '0'/],
+    [['--world', '32'], /--world must be a whole number from 1 to 31, got '32'/],
     [['--world', '2.5'], /--world must be a whole number/],
     [['--backend', 'gpu'], /--backend must be one of auto, wasm, cpu, got 'gpu'/],
     [['--timeout', 'abc'], /--timeout must be a whole number from 1 to 2147483647, got 'abc'/],
@@ -138,7 +138,7 @@ describe('CLI arguments (issue 19, item 14)', () => {
         '--gpus-per-node',
         '8',
       ]),
-    ).toThrow(/32 ranks; a run has at most 16/);
+    ).toThrow(/4 × 8 GPUs, the world, must be a whole number from 1 to 31, got 32/);
     expect(() => parseCliArgs(['run', 'a.ts', '--nodes', '2'])).toThrow(/need --cluster/);
   });
 
@@ -147,7 +147,7 @@ describe('CLI arguments (issue 19, item 14)', () => {
     writeFileSync(file, 'console.log(1);');
     for (const flags of [
       ['--world', '0'],
-      ['--world', '17'],
+      ['--world', '32'],
       ['--backend', 'gpu'],
       ['--timeout', 'abc'],
       ['--timeout', '1e12'],

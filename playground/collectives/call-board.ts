@@ -1,4 +1,5 @@
 import { decodeDescriptor, encodeDescriptor, type CallDescriptor } from './call-descriptor.ts';
+import { groupMembers } from './group-registry.ts';
 import {
   C_DESC,
   C_GROUP,
@@ -6,6 +7,7 @@ import {
   C_KERNELS,
   C_AWAITING,
   C_TURN,
+  C_DEAD,
   C_RECV_FROM,
   C_SEQ,
   C_STATE,
@@ -149,9 +151,15 @@ export class CallBoard {
 
   /** Members of the group in registry slot `slot`, ascending. */
   members(slot: number): number[] {
-    const mask = Atomics.load(this.#words, (this.#layout.groupsOffset >> 2) + slot);
-    const out: number[] = [];
-    for (let r = 0; r < this.#worldSize; r++) if (mask & (1 << r)) out.push(r);
-    return out;
+    return groupMembers(this.#words, this.#layout.groupsOffset >> 2, this.#worldSize, slot);
+  }
+
+  /** Marks `rank` dead (a planned fault in a simulated run). */
+  markDead(rank: number): void {
+    Atomics.store(this.#words, callIndex(this.#layout, rank) + C_DEAD, 1);
+  }
+
+  isDead(rank: number): boolean {
+    return Atomics.load(this.#words, callIndex(this.#layout, rank) + C_DEAD) === 1;
   }
 }

@@ -7,7 +7,6 @@ import { groupInfo, registerGroup, type GroupInfo } from './group-registry.ts';
 import { instantiateReduceKernel, type ReduceKernel } from './kernel/reduce-kernel.ts';
 import {
   arrivalIndex,
-  H_DEAD,
   H_MAGIC,
   H_WORLD,
   MAGIC,
@@ -117,14 +116,13 @@ export class CollectiveEngine {
 
   /** Marks this rank dead (a planned fault in a simulated run) and wakes nobody: peers find out as a timeout. */
   markDead(): void {
-    Atomics.or(this.words, H_DEAD, 1 << this.rank);
+    this.board.markDead(this.rank);
   }
 
   /** Ranks marked dead. */
   deadRanks(): number[] {
-    const mask = Atomics.load(this.words, H_DEAD);
     const out: number[] = [];
-    for (let r = 0; r < this.worldSize; r++) if (mask & (1 << r)) out.push(r);
+    for (let r = 0; r < this.worldSize; r++) if (this.board.isDead(r)) out.push(r);
     return out;
   }
 

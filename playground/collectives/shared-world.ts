@@ -13,6 +13,7 @@ import {
   type WorldLayout,
 } from './layout.ts';
 import { WorldSync } from './world-sync.ts';
+import { writeGroup } from './group-registry.ts';
 
 /** Everything a rank needs to join the world; structured-cloneable, posted to every rank worker. */
 export interface SharedWorld {
@@ -44,11 +45,11 @@ export function createSharedWorld(
 ): SharedWorld {
   checkWorldSize(worldSize);
   const arenaBytes = options.arenaBytes ?? Math.min(64 << 20, worldSize * (16 << 20));
-  // worldSize² mailboxes: 64 KB each up to 16 ranks (16 MB), then smaller slots in the same 16 MB (longer
-  // messages stream through a slot in chunks).
+  // worldSize² mailboxes: 64 KB each up to 16 ranks (16 MB), then smaller slots in the same 16 MB, 1 KB at
+  // the least (longer messages stream through a slot in chunks).
   const mailboxBytes =
     options.mailboxBytes ??
-    Math.min(64 << 10, Math.max(4096, Math.floor((16 << 20) / worldSize ** 2 / 4096) * 4096));
+    Math.min(64 << 10, Math.max(1024, Math.floor((16 << 20) / worldSize ** 2 / 1024) * 1024));
   const layout = computeLayout(worldSize, arenaBytes, mailboxBytes);
   const pages = layout.totalBytes / 65536;
   const memory = new WebAssembly.Memory({ initial: pages, maximum: pages, shared: true });
@@ -56,7 +57,13 @@ export function createSharedWorld(
   words[H_MAGIC] = MAGIC;
   words[H_WORLD] = worldSize;
   // Group slot 0 is the whole world.
-  words[layout.groupsOffset >> 2] = (2 ** worldSize - 1) | 0;
+  writeGroup(
+    words,
+    layout.groupsOffset >> 2,
+    worldSize,
+    0,
+    Array.from({ length: worldSize }, (_, r) => r),
+  );
   return {
     memory,
     worldSize,

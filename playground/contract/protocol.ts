@@ -46,11 +46,12 @@ export const TRACE_KINDS = [...COMM_KINDS, 'compute'] as const;
 export type TraceKind = (typeof TRACE_KINDS)[number];
 
 /**
- * Largest world a run may start, the one limit every check reads (checkWorldSize): the shared layout holds
- * 31 ranks, a group's membership being one 32-bit mask word (collectives/layout.ts). Beyond the machine's
- * cores the ranks run as logical ranks sharing the workers (rank/rank-host.ts).
+ * Largest world a run may start, the one limit every check reads (checkWorldSize). Beyond the machine's cores
+ * the ranks run as logical ranks sharing the workers (rank/rank-host.ts); every rank is still a participant
+ * in the shared memory, whose point-to-point mailboxes grow with the square of the world
+ * (collectives/layout.ts: 256 ranks take 64 MB of them).
  */
-export const MAX_WORLD_SIZE = 31;
+export const MAX_WORLD_SIZE = 256;
 
 /** Throws unless `worldSize` is a world a run may start; `what` names it in the message. */
 export function checkWorldSize(worldSize: unknown, what = 'worldSize'): number {

@@ -6,7 +6,7 @@ import { runProgram, startCluster } from '../../../playground/cluster/node.ts';
 import { hostOf, hostWorkers } from '../../../playground/cluster/cluster-core.ts';
 import type { ClusterEvent } from '../../../playground/cluster/protocol.ts';
 
-const WORLD = 24;
+const WORLD = 64;
 const ROWS = 2; // rows per rank; the global batch is WORLD × ROWS
 const STEPS = 4;
 const LR = 0.1;

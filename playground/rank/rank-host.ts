@@ -11,7 +11,7 @@
  * first macrotask after it got the turn, by which point everything it could run without waiting (its
  * microtasks) has run. It gets the turn back, in arrival order, when what it waits for is there: a collective's
  * result (create-dist.ts asks through `RankEnv.resume`) or a timer it set (the program's `setTimeout` and
- * `setInterval` are the host's, see `timersFor`). The collectives' own waits never need a turn: they run the
+ * `setInterval` are the host's, see `scopeFor`). The collectives' own waits never need a turn: they run the
  * same rank-independent code for whichever rank they serve, and yield to the event loop (EngineEnv.hosted).
  */
 
@@ -102,29 +102,92 @@ export class RankHost {
     });
   }
 
-  /** The program's timers for `turn`: a callback runs only once the rank holds the thread again. */
-  timersFor(turn: Turn): ProgramTimers {
+  /**
+   * What the program of `turn` sees as its timers and global object: a timer's callback runs only once the rank
+   * holds the thread again, and what the program sets on `globalThis` (or `self`) is its own, not its
+   * thread-mates' (their module state is apart already: each runs its own instance of the program).
+   */
+  scopeFor(turn: Turn): ProgramScope {
     const later = (fn: unknown, args: unknown[]) => (): void =>
       void this.acquire(turn).then(() => {
         if (typeof fn === 'function') (fn as (...a: unknown[]) => void)(...args);
       });
-    return {
+    const timers = {
       setTimeout: ((fn: unknown, ms?: number, ...args: unknown[]) =>
         setTimeout(later(fn, args), ms)) as typeof setTimeout,
       setInterval: ((fn: unknown, ms?: number, ...args: unknown[]) =>
         setInterval(later(fn, args), ms)) as typeof setInterval,
     };
+    const global = ownGlobal(timers);
+    return { ...timers, globalThis: global, self: global };
   }
 }
 
-/** The timer functions a program sees in place of the globals. */
-export interface ProgramTimers {
+/** The timers and global object a program sees in place of the thread's. */
+export interface ProgramScope {
   setTimeout: typeof setTimeout;
   setInterval: typeof setInterval;
+  globalThis: typeof globalThis;
+  self: typeof globalThis | undefined;
 }
 
-/** A rank with the thread to itself uses the real timers. */
-export const ownThreadTimers = (): ProgramTimers => ({
+/** A rank with the thread to itself uses the thread's own. */
+export const ownThreadScope = (): ProgramScope => ({
   setTimeout: globalThis.setTimeout.bind(globalThis),
   setInterval: globalThis.setInterval.bind(globalThis),
+  globalThis,
+  self: (globalThis as { self?: typeof globalThis }).self,
 });
+
+/**
+ * The thread's global object as one rank sees it: reads fall through to the real one (its functions called on
+ * it, as host functions require), writes and deletes stay with this rank.
+ */
+function ownGlobal(overrides: Record<string, unknown>): typeof globalThis {
+  const own = new Map<PropertyKey, PropertyDescriptor>(
+    Object.entries(overrides).map(([k, value]) => [
+      k,
+      { value, writable: true, enumerable: true, configurable: true },
+    ]),
+  );
+  const deleted = new Set<PropertyKey>();
+  return new Proxy(globalThis, {
+    get(target, key) {
+      const mine = own.get(key);
+      if (mine) return mine.get ? mine.get.call(target) : mine.value;
+      if (deleted.has(key)) return undefined;
+      const value: unknown = Reflect.get(target, key, target);
+      // A host function (fetch, atob, queueMicrotask…) must be called on the real global; a constructor
+      // (Array, Promise, Float32Array…) has a prototype and is returned as it is, statics and identity intact.
+      return typeof value === 'function' && !('prototype' in value)
+        ? (value as (...a: unknown[]) => unknown).bind(target)
+        : value;
+    },
+    set(_target, key, value) {
+      own.set(key, { value, writable: true, enumerable: true, configurable: true });
+      deleted.delete(key);
+      return true;
+    },
+    has: (target, key) => own.has(key) || (!deleted.has(key) && Reflect.has(target, key)),
+    deleteProperty(_target, key) {
+      own.delete(key);
+      deleted.add(key);
+      return true;
+    },
+    defineProperty(_target, key, descriptor) {
+      own.set(key, { configurable: true, ...descriptor });
+      deleted.delete(key);
+      return true;
+    },
+    getOwnPropertyDescriptor(target, key) {
+      const mine = own.get(key);
+      if (mine) return { ...mine, configurable: true };
+      if (deleted.has(key)) return undefined;
+      const d = Reflect.getOwnPropertyDescriptor(target, key);
+      return d && { ...d, configurable: true };
+    },
+    ownKeys: (target) => [
+      ...new Set([...Reflect.ownKeys(target).filter((k) => !deleted.has(k)), ...own.keys()]),
+    ],
+  });
+}

@@ -20,7 +20,7 @@ import { LogPacer } from './log-pacer.ts';
 import { setPlotSink } from './plot-api.ts';
 import { enforceTensorBudget, MemoryBudgetError } from './memory-budget.ts';
 import * as ranksModule from './ranks-module.ts';
-import { ownThreadTimers, RankHost, type Turn } from './rank-host.ts';
+import { ownThreadScope, RankHost, type Turn } from './rank-host.ts';
 import type { BackendPlatform, RankStart } from './rank-protocol.ts';
 import { PeerLiveness } from '../collectives/peer-liveness.ts';
 
@@ -243,8 +243,8 @@ export async function runRank(start: RankStart, platform: BackendPlatform): Prom
     performance.mark?.(`ranks:program rank ${rank}`); // the reader's program starts (see cluster-core.ts)
     lockIntrinsics();
     const module = { exports: {} };
-    const timers = hosted ? host!.timersFor(turn) : ownThreadTimers();
-    await program(require, module.exports, module, timers);
+    const scope = hosted ? host!.scopeFor(turn) : ownThreadScope();
+    await program(require, module.exports, module, scope);
     ok = true;
   } catch (error) {
     if (!(error instanceof MemoryBudgetError)) fail(error); // already reported when the budget tripped

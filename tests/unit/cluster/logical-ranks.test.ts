@@ -23,6 +23,8 @@ const program = `import * as tf from '@tensorflow/tfjs';
 import { dist } from 'ranks';
 const me = dist.rank; // read at the top level
 let steps = 0;
+const g = globalThis as { firstRank?: number };
+g.firstRank ??= me; // a global the program sets is its own too
 const row = ${row.toString()};
 const w = tf.variable(tf.zeros([3, 1]), true, 'w');
 const b = tf.variable(tf.zeros([1]), true, 'b');
@@ -46,7 +48,8 @@ for (let s = 0; s < ${STEPS}; s++) {
 }
 const names = Object.keys(tf.engine().state.registeredVariables).sort().join(',');
 const weights = [...(await w.data()), ...(await b.data())];
-console.log(JSON.stringify({ rank: dist.rank, me, steps, names, tensors: tf.memory().numTensors, weights }));`;
+const timer = await new Promise((resolve) => setTimeout(() => resolve(dist.rank), 1));
+console.log(JSON.stringify({ rank: dist.rank, me, steps, names, tensors: tf.memory().numTensors, weights, first: g.firstRank, timer }));`;
 
 /** The same model trained on the whole global batch on one device. */
 function singleDevice(): number[] {
@@ -95,6 +98,8 @@ describe('logical ranks: a world on fewer workers', () => {
       expect(r.rank).toBe(r.tag); // its line is tagged with its own rank
       expect(r.me).toBe(r.tag); // its module read its own dist.rank at the top level
       expect(r.steps).toBe(STEPS); // module state of its own, not shared with the other ranks of its thread
+      expect(r.first).toBe(r.tag); // and globals of its own
+      expect(r.timer).toBe(r.tag); // a timer's callback runs as its own rank
       expect(r.names).toBe('b,w'); // only its own named variables
       expect(r.tensors).toBe(reports[0].tensors); // tensors counted per rank
       r.weights.forEach((v: number, i: number) =>

@@ -144,13 +144,13 @@ export const ownThreadScope = (): ProgramScope => ({
  * it, as host functions require), writes and deletes stay with this rank.
  */
 function ownGlobal(overrides: Record<string, unknown>): typeof globalThis {
-  const own = new Map<PropertyKey, PropertyDescriptor>(
+  const own = new Map<string | symbol, PropertyDescriptor>(
     Object.entries(overrides).map(([k, value]) => [
       k,
       { value, writable: true, enumerable: true, configurable: true },
     ]),
   );
-  const deleted = new Set<PropertyKey>();
+  const deleted = new Set<string | symbol>();
   return new Proxy(globalThis, {
     get(target, key) {
       const mine = own.get(key);

@@ -1,5 +1,8 @@
-import { describeRanks, foldRankLines } from '../../../playground/cluster/fold-lines.ts';
-import type { RunRecord } from '../../../playground/cluster/protocol.ts';
+import {
+  describeRanks,
+  foldRankLines,
+  type RunRecord,
+} from '../../../playground/cluster/protocol.ts';
 
 /** Lines the folded view draws; the rest are a download away, as in the panes. */
 const MAX_FOLDED_LINES = 600;

@@ -1,7 +1,7 @@
 import type { ClusterEvent, RunRecord } from '../../../playground/cluster/protocol.ts';
 import { MAX_LOG_LINES } from '../../../playground/contract/protocol.ts';
 import { PlotView } from './plot-view.ts';
-import { FOLD_ABOVE_RANKS } from '../../../playground/cluster/fold-lines.ts';
+import { FOLD_ABOVE_RANKS } from '../../../playground/cluster/protocol.ts';
 import { FoldedOutput } from './folded-output.ts';
 
 type Line = {

@@ -78,6 +78,31 @@ function watchRejections(): void {
 }
 
 type EngineWithState = { state: object };
+type ReadingEngine = { read(dataId: unknown): Promise<unknown> };
+let readsGated = false;
+
+/**
+ * A tensor read (data(), array()) resumes its rank only on that rank's turn: a WebGPU readback settles in a
+ * later task, when another rank may hold the thread. (CPU and WASM reads settle at once, still on the turn.)
+ */
+function gateReads(host: RankHost): void {
+  if (readsGated) return;
+  readsGated = true;
+  const engine = tf.engine() as unknown as ReadingEngine;
+  const read = engine.read.bind(engine);
+  engine.read = (dataId: unknown) => {
+    const turn = host.holder;
+    const p = read(dataId);
+    if (!turn) return p;
+    return p.then(
+      (v) => host.acquire(turn).then(() => v),
+      (e: unknown) =>
+        host.acquire(turn).then(() => {
+          throw e;
+        }),
+    );
+  };
+}
 
 /** A tfjs engine state of its own (variables, tensor counts, scopes), for a rank that shares the thread. */
 function ownEngineState(): () => void {
@@ -160,6 +185,7 @@ export async function runRank(start: RankStart, platform: BackendPlatform): Prom
   let ok = false;
   try {
     const chosen = await prepareBackend(start.backend, platform);
+    if (hosted) gateReads(host!);
     emit({
       type: 'backend',
       rank,

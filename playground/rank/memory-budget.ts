@@ -1,12 +1,12 @@
 /** Tensor memory one run may hold across all its ranks, as tfjs counts it (`tf.memory().numBytes`). */
 export const RUN_TENSOR_BUDGET_BYTES = 2 * 2 ** 30;
-const MIN_RANK_BUDGET_BYTES = 128 * 2 ** 20;
 
-/** Each rank's share of the run's budget (of the default one, at least 128 MiB). */
-export const tensorBudgetPerRank = (worldSize: number, runBudget?: number) =>
-  runBudget === undefined
-    ? Math.max(MIN_RANK_BUDGET_BYTES, Math.floor(RUN_TENSOR_BUDGET_BYTES / worldSize))
-    : Math.floor(runBudget / worldSize);
+/**
+ * Each rank's share of the run's budget: the run as a whole stays within it at any world size (logical ranks
+ * share a worker's memory as they share its thread; 8 MiB a rank at 256 ranks).
+ */
+export const tensorBudgetPerRank = (worldSize: number, runBudget = RUN_TENSOR_BUDGET_BYTES) =>
+  Math.floor(runBudget / worldSize);
 
 export class MemoryBudgetError extends Error {
   constructor(message: string) {

@@ -9,6 +9,7 @@ const TIMED = [
   'tests/unit/collectives/tensor-dist.test.ts',
   'tests/unit/cluster/hostile-ranks.test.ts',
   'tests/unit/cluster/cluster.test.ts',
+  'tests/unit/cluster/logical-ranks.test.ts',
   'tests/unit/rank/memory-budget.test.ts',
   'tests/unit/twins/twin-runs.test.ts',
   'tests/unit/playgrounds/wall-clock-playgrounds.test.ts',

@@ -1,5 +1,6 @@
 import {
   BACKEND_CHOICES,
+  checkWorldSize,
   MAX_WORLD_SIZE,
   type BackendChoice,
   type SimulatedClusterOptions,
@@ -87,8 +88,9 @@ export function parseCliArgs(argv: string[]): CliArgs | 'help' {
       args.world = integerIn(flag, value, 1, MAX_WORLD_SIZE);
       worldGiven = true;
     } else if (flag === '--cluster') preset = value;
-    else if (flag === '--nodes') nodes = integerIn(flag, value, 1, MAX_WORLD_SIZE);
-    else if (flag === '--gpus-per-node') gpusPerNode = integerIn(flag, value, 1, MAX_WORLD_SIZE);
+    else if (flag === '--nodes') nodes = integerIn(flag, value, 1, Number.MAX_SAFE_INTEGER);
+    else if (flag === '--gpus-per-node')
+      gpusPerNode = integerIn(flag, value, 1, Number.MAX_SAFE_INTEGER);
     else if (flag === '--timeout') args.timeoutMs = integerIn(flag, value, 1, MAX_TIMEOUT_MS);
     else if (flag === '--backend') {
       if (!(BACKENDS as readonly string[]).includes(value))
@@ -114,10 +116,11 @@ export function parseCliArgs(argv: string[]): CliArgs | 'help' {
     throw new UsageError(`--cluster: ${e instanceof Error ? e.message : String(e)}`);
   }
   const world = shape.nodes * shape.gpusPerNode;
-  if (world > MAX_WORLD_SIZE)
-    throw new UsageError(
-      `--cluster: ${shape.nodes} × ${shape.gpusPerNode} is ${world} ranks; a run has at most ${MAX_WORLD_SIZE}`,
-    );
+  try {
+    checkWorldSize(world, `--cluster: ${shape.nodes} × ${shape.gpusPerNode} GPUs, the world,`);
+  } catch (e) {
+    throw new UsageError(e instanceof Error ? e.message : String(e));
+  }
   if (worldGiven && args.world !== world)
     throw new UsageError(
       `--world ${args.world} does not match ${shape.nodes} × ${shape.gpusPerNode} GPUs`,

@@ -9,6 +9,8 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runProgram } from '../cluster/node.ts';
 import { plotsText } from '../cluster/plot-series.ts';
+import { describeRanks, FOLD_ABOVE_RANKS, foldRankLines } from '../cluster/fold-lines.ts';
+import type { RunRecord } from '../cluster/run-record.ts';
 import type { ClusterEvent } from '../cluster/protocol.ts';
 import { parseCliArgs, USAGE, UsageError } from './cli-args.ts';
 import { MODEL_COMMANDS } from './predict-command.ts';
@@ -55,6 +57,22 @@ function rerunWithPermissions(programPath: string): number {
   return child.status ?? 1;
 }
 
+/**
+ * A large world's other ranks, after the run: their lines folded, each identical line once with the ranks that
+ * printed it (rank 0's lines streamed as they came).
+ */
+function printFolded(record: RunRecord): void {
+  const lines = record.ranks.map((r) => r.lines.map((l) => ({ text: l.text, kind: l.kind })));
+  for (const line of foldRankLines(lines, 0)) {
+    if (line.ranks.length === 1 && line.ranks[0] === 0) continue;
+    const error = line.kind === 'failure';
+    (error || line.kind === 'warn' || line.kind === 'error'
+      ? process.stderr
+      : process.stdout
+    ).write(`[${describeRanks(line.ranks)}] ${error ? 'error: ' : ''}${line.text}\n`);
+  }
+}
+
 async function main(): Promise<number> {
   // Our own commands, no reader code: they run without the relaunch below (twin reads content/twins only).
   const modelCommand = MODEL_COMMANDS[process.argv[2] ?? ''];
@@ -85,7 +103,9 @@ async function main(): Promise<number> {
     return 2;
   }
   if (!(process as { permission?: unknown }).permission) return rerunWithPermissions(path);
-  // Lines stream as they arrive; the verdict comes from the run's record, as on the page.
+  // Lines stream as they arrive; the verdict comes from the run's record, as on the page. A large world streams
+  // rank 0 and folds the others' identical lines at the end (fold-lines.ts).
+  const fold = args.world > FOLD_ABOVE_RANKS;
   const { record } = await runProgram(
     {
       code,
@@ -94,8 +114,9 @@ async function main(): Promise<number> {
       timeoutMs: args.timeoutMs,
       ...(args.cluster ? { cluster: args.cluster } : {}),
     },
-    print,
+    fold ? (e) => void (e.rank === 0 && print(e)) : print,
   );
+  if (fold) printFolded(record);
   const result = record.result!;
   // Charts the program drew with `plot` come after its output, each as a tab-separated table.
   if (record.plots.length)

@@ -13,10 +13,10 @@ export { compileAhead } from './cluster-core.ts';
 
 /** Ranks as dedicated module Web Workers (tfjs WebGPU does not work in shared workers). */
 const browserWorkers: WorkerPlatform = {
-  spawn(rank, onCrash) {
+  spawn(rank, onCrash, count = 1) {
     const worker = new Worker(new URL('../rank/browser-worker.ts', import.meta.url), {
       type: 'module',
-      name: `rank ${rank}`,
+      name: count === 1 ? `rank ${rank}` : `ranks ${rank}–${rank + count - 1}`,
     });
     worker.addEventListener('error', (e) => {
       e.preventDefault();

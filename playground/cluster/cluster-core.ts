@@ -7,9 +7,9 @@ import {
 import {
   BACKEND_CHOICES,
   DEFAULT_TIMEOUT_MS,
+  checkWorldSize,
   isOneOf,
   listWords,
-  MAX_WORLD_SIZE,
   type BackendChoice,
   type ClusterEvent,
   type RunOptions,
@@ -37,8 +37,25 @@ export interface RankWorker {
 
 /** What differs between the browser and Node: how a worker is made and how a crash is reported. */
 export interface WorkerPlatform {
-  spawn(rank: number, onCrash: (message: string) => void): RankWorker;
+  /** A worker for ranks `rank` to `rank + count - 1` (count 1: a worker of its own). */
+  spawn(rank: number, onCrash: (message: string) => void, count?: number): RankWorker;
 }
+
+const machineCores = () =>
+  (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency ??
+  1;
+
+/**
+ * How many workers host a world: one rank a worker up to the machine's cores (or `limit`), beyond that
+ * logical ranks share them (rank/rank-host.ts), since more threads than cores only add memory and start-up.
+ */
+export function hostWorkers(worldSize: number, limit?: number): number {
+  return Math.max(1, Math.min(worldSize, Math.floor(limit ?? machineCores())));
+}
+
+/** The worker that hosts `rank`: contiguous blocks, so a node's ranks share as few workers as they can. */
+export const hostOf = (rank: number, worldSize: number, workers: number) =>
+  Math.floor((rank * workers) / worldSize);
 
 /**
  * Rank workers started before their program (warm ranks): spawned, tfjs and the backend initialising, the
@@ -46,6 +63,8 @@ export interface WorkerPlatform {
  */
 export interface PreparedRanks {
   readonly worldSize: number;
+  /** Workers hosting the world (see hostWorkers). */
+  readonly workers: number;
   readonly backend: BackendChoice;
   /** Resolves when every rank has loaded and initialised its backend, or the set broke or was terminated. */
   readonly ready: Promise<void>;
@@ -56,6 +75,8 @@ export interface PreparedRanks {
     world: SharedWorld;
     /** Each rank's worker once prepared; rejects if the set was terminated before that rank was ready. */
     spawned: Promise<RankWorker>[];
+    /** How many ranks share each rank's worker. */
+    hosted: number[];
     /** Terminates every worker of the set at once, started or still loading. */
     terminate(): void;
   };
@@ -68,8 +89,12 @@ export function prepareRanksOn(
   platform: WorkerPlatform,
   worldSize: number,
   backend: BackendChoice,
+  workerLimit?: number,
 ): PreparedRanks {
   checkWorld(worldSize, backend);
+  const workerCount = hostWorkers(worldSize, workerLimit);
+  const ranksOn: number[][] = Array.from({ length: workerCount }, () => []);
+  for (let r = 0; r < worldSize; r++) ranksOn[hostOf(r, worldSize, workerCount)]!.push(r);
   const world = createSharedWorld(worldSize);
   const crashes: (string | undefined)[] = [];
   let onCrash: ((rank: number, message: string) => void) | undefined;
@@ -86,23 +111,30 @@ export function prepareRanksOn(
   // All at once: the HTTP cache (and the service worker) answer the second to fourth rank's requests
   // for the scripts and WASM the first is fetching (one network fetch each, checked by the cold-Run e2e test),
   // and the ranks parse and initialise together, so a rank's output never lands while its peers still start up.
-  const spawnOrEnd: WorkerPlatform['spawn'] = (rank, onRankCrash) => {
+  const spawnOrEnd: WorkerPlatform['spawn'] = (rank, onRankCrash, count) => {
     try {
-      return platform.spawn(rank, onRankCrash);
+      return count === 1
+        ? platform.spawn(rank, onRankCrash)
+        : platform.spawn(rank, onRankCrash, count);
     } catch (e) {
       // The ranks already spawned would outlive a set that never forms (their pending prepares just drop).
       for (const w of workers) w.terminate();
       throw e;
     }
   };
-  const spawned = Array.from({ length: worldSize }, (_, rank): Promise<RankWorker> => {
-    const worker = spawnOrEnd(rank, (message) => {
-      if (onCrash) return onCrash(rank, message);
-      // Warm and unclaimed (a network blip while loading in the background): end the set, so the next Run
-      // starts fresh workers instead of inheriting the failure, and `ready` settles.
-      crashes[rank] ??= message;
-      terminate();
-    });
+  const perWorker = ranksOn.map((ranks): Promise<RankWorker> => {
+    // A worker's crash is the crash of every rank it hosts.
+    const worker = spawnOrEnd(
+      ranks[0]!,
+      (message) => {
+        if (onCrash) return ranks.forEach((rank) => onCrash!(rank, message));
+        // Warm and unclaimed (a network blip while loading in the background): end the set, so the next Run
+        // starts fresh workers instead of inheriting the failure, and `ready` settles.
+        for (const rank of ranks) crashes[rank] ??= message;
+        terminate();
+      },
+      ranks.length,
+    );
     workers.push(worker);
     return Promise.race([
       worker.api.prepare(backend).then(() => worker),
@@ -110,10 +142,19 @@ export function prepareRanksOn(
       ended.then(() => Promise.reject(new Error('the run ended before this rank was ready'))),
     ]);
   });
+  const spawned = Array.from(
+    { length: worldSize },
+    (_, rank) => perWorker[hostOf(rank, worldSize, workerCount)]!,
+  );
+  const hosted = Array.from(
+    { length: worldSize },
+    (_, rank) => ranksOn[hostOf(rank, worldSize, workerCount)]!.length,
+  );
   // A rank that cannot prepare still counts as ready: its run reports the failure.
   const ready = Promise.allSettled(spawned).then(() => void mark('ranks:prepared'));
   return {
     worldSize,
+    workers: workerCount,
     backend,
     ready,
     get broken() {
@@ -127,7 +168,7 @@ export function prepareRanksOn(
       queueMicrotask(() =>
         crashes.forEach((message, rank) => message !== undefined && handler(rank, message)),
       );
-      return { world, spawned, terminate };
+      return { world, spawned, hosted, terminate };
     },
     dispose() {
       if (!claimed) terminate();
@@ -136,9 +177,7 @@ export function prepareRanksOn(
 }
 
 function checkWorld(worldSize: number, backend: BackendChoice): void {
-  if (!Number.isInteger(worldSize) || worldSize < 1 || worldSize > MAX_WORLD_SIZE) {
-    throw new Error(`worldSize must be an integer from 1 to ${MAX_WORLD_SIZE}, got ${worldSize}`);
-  }
+  checkWorldSize(worldSize);
   if (!isOneOf(BACKEND_CHOICES, backend))
     throw new Error(`backend must be ${listWords(BACKEND_CHOICES)}, got '${backend}'`);
 }
@@ -207,7 +246,8 @@ export function startClusterOn(
   }
 
   const prepared =
-    takePrepared?.(worldSize, backend) ?? prepareRanksOn(platform, worldSize, backend);
+    takePrepared?.(worldSize, backend) ??
+    prepareRanksOn(platform, worldSize, backend, options.workers);
   // `let`: a finished run drops its shared memory and the page's handler, whatever still holds these closures.
   let world: SharedWorld | undefined;
   const logCounters = createLogCounters(worldSize);
@@ -308,6 +348,7 @@ export function startClusterOn(
             runStart,
             logCounters,
             tensorBudgetBytes: tensorBudgetPerRank(worldSize, options.tensorBudgetBytes),
+            hosted: claimed.hosted[rank]!,
             ...(options.cluster ? { cluster: options.cluster } : {}),
             events: channel.port2,
           },

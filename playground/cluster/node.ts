@@ -11,8 +11,9 @@ const rankEntry = new URL('../rank/node-worker.ts', import.meta.url);
 
 /** Ranks as Node worker_threads: the same runtime code the browser runs in Web Workers. */
 const nodeWorkers: WorkerPlatform = {
-  spawn(rank, onCrash) {
-    const worker = new Worker(rankEntry, { name: `rank ${rank}` });
+  spawn(rank, onCrash, count = 1) {
+    const name = count === 1 ? `rank ${rank}` : `ranks ${rank}–${rank + count - 1}`;
+    const worker = new Worker(rankEntry, { name });
     worker.on('error', (e) => onCrash(e.message));
     worker.on('exit', (code) => {
       if (code !== 0) onCrash(`worker exited with code ${code}`);

@@ -1,10 +1,13 @@
 import { decodeDescriptor, encodeDescriptor, type CallDescriptor } from './call-descriptor.ts';
+import { groupMembers } from './group-registry.ts';
 import {
   C_DESC,
   C_GROUP,
   C_HEARTBEAT,
   C_KERNELS,
   C_AWAITING,
+  C_TURN,
+  C_DEAD,
   C_RECV_FROM,
   C_SEQ,
   C_STATE,
@@ -114,6 +117,21 @@ export class CallBoard {
     return Atomics.load(this.#words, callIndex(this.#layout, rank) + C_AWAITING);
   }
 
+  /** Records which rank's code runs on the thread `rank` shares with others (null: none now); see C_TURN. */
+  setTurn(rank: number, holder: number | null): void {
+    Atomics.store(
+      this.#words,
+      callIndex(this.#layout, rank) + C_TURN,
+      holder === null ? 0 : holder + 1,
+    );
+  }
+
+  /** The rank whose code runs on `rank`'s thread, when that thread hosts several ranks and one runs. */
+  turnOf(rank: number): number | null {
+    const v = Atomics.load(this.#words, callIndex(this.#layout, rank) + C_TURN);
+    return v === 0 ? null : v - 1;
+  }
+
   heartbeat(rank: number): number {
     return Atomics.load(this.#words, callIndex(this.#layout, rank) + C_HEARTBEAT);
   }
@@ -133,9 +151,15 @@ export class CallBoard {
 
   /** Members of the group in registry slot `slot`, ascending. */
   members(slot: number): number[] {
-    const mask = Atomics.load(this.#words, (this.#layout.groupsOffset >> 2) + slot);
-    const out: number[] = [];
-    for (let r = 0; r < this.#worldSize; r++) if (mask & (1 << r)) out.push(r);
-    return out;
+    return groupMembers(this.#words, this.#layout.groupsOffset >> 2, this.#worldSize, slot);
+  }
+
+  /** Marks `rank` dead (a planned fault in a simulated run). */
+  markDead(rank: number): void {
+    Atomics.store(this.#words, callIndex(this.#layout, rank) + C_DEAD, 1);
+  }
+
+  isDead(rank: number): boolean {
+    return Atomics.load(this.#words, callIndex(this.#layout, rank) + C_DEAD) === 1;
   }
 }

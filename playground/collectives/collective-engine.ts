@@ -7,7 +7,6 @@ import { groupInfo, registerGroup, type GroupInfo } from './group-registry.ts';
 import { instantiateReduceKernel, type ReduceKernel } from './kernel/reduce-kernel.ts';
 import {
   arrivalIndex,
-  H_DEAD,
   H_MAGIC,
   H_WORLD,
   MAGIC,
@@ -27,6 +26,11 @@ export interface EngineEnv {
   onTrace?: (e: TraceEvent) => void;
   /** A warning for the reader that is not an error (e.g. a long wait for a busy peer). */
   onNotice?: (text: string) => void;
+  /**
+   * This rank shares its thread with other logical ranks (rank/rank-host.ts): it must never block the thread
+   * (Atomics.wait would stop the peers it waits for), so every wait yields to the event loop.
+   */
+  hosted?: boolean;
 }
 
 /**
@@ -80,7 +84,11 @@ export class CollectiveEngine {
     this.kernel = kernel ?? instantiateReduceKernel(world.memory);
     this.env = env;
     this.nextSeq = nextSeq;
-    this.sync = new WorldSync(world.memory, world.worldSize <= world.hardwareConcurrency, env.now);
+    this.sync = new WorldSync(
+      world.memory,
+      !env.hosted && world.worldSize <= world.hardwareConcurrency,
+      env.now,
+    );
     this.board = new CallBoard(this.words, world.layout, world.worldSize);
     this.liveness = new PeerLiveness(this.board, env.now);
     this.stopHeartbeat = PeerLiveness.start(this.board, rank);
@@ -89,6 +97,11 @@ export class CollectiveEngine {
       Array.from({ length: world.worldSize }, (_, i) => i),
     );
     this.scratch = scratchOffset(world.layout, rank);
+  }
+
+  /** True when this rank shares its thread with other logical ranks: its waits must yield (see EngineEnv.hosted). */
+  get hosted(): boolean {
+    return this.env.hosted === true;
   }
 
   /** Publishes this rank's virtual arrival at call `seq` of group `slot`; call before `begin` publishes the descriptor. */
@@ -103,14 +116,13 @@ export class CollectiveEngine {
 
   /** Marks this rank dead (a planned fault in a simulated run) and wakes nobody: peers find out as a timeout. */
   markDead(): void {
-    Atomics.or(this.words, H_DEAD, 1 << this.rank);
+    this.board.markDead(this.rank);
   }
 
   /** Ranks marked dead. */
   deadRanks(): number[] {
-    const mask = Atomics.load(this.words, H_DEAD);
     const out: number[] = [];
-    for (let r = 0; r < this.worldSize; r++) if (mask & (1 << r)) out.push(r);
+    for (let r = 0; r < this.worldSize; r++) if (this.board.isDead(r)) out.push(r);
     return out;
   }
 

@@ -138,7 +138,15 @@ export class CollectiveRun {
       if (verdict === 'busy-first')
         e.notice(busyPeerNotice(e.rank, (stalledMs / 1000).toFixed(1), this.place, peer));
       if (verdict === 'spin')
-        e.fail(spinningPeerMessage(e.rank, this.place, peer, e.world.watchdogMs / 1000));
+        e.fail(
+          spinningPeerMessage(
+            e.rank,
+            this.place,
+            e.liveness.culprit(peer),
+            e.world.watchdogMs / 1000,
+            peer,
+          ),
+        );
       if (verdict === 'fire') this.#watchdog(group, target, peer);
     };
     return e.sync.wait(this.mode, e.progressIndex(group.slot, peer), target, check);

@@ -39,6 +39,10 @@ export interface RankEnv {
   now?: () => number;
   /** Run in virtual time on this simulated cluster, reporting to `sinks`. */
   simulation?: { cluster: SimulatedClusterOptions; sinks: SimulationSinks };
+  /** This rank shares its thread with other logical ranks (see EngineEnv.hosted). */
+  hosted?: boolean;
+  /** With `hosted`: resolves once this rank may run again; a collective's result is handed over only then. */
+  resume?: () => Promise<void>;
 }
 
 /** The group behind each handle a reader holds; readers never see the ProcessGroup itself. */
@@ -70,6 +74,7 @@ class RankDist implements Dist {
   /** Pinned input arrays, released when the call that reads them settles. */
   #reading: (() => void)[] = [];
   readonly #sim: RankSimulation | null;
+  readonly #resume: (() => Promise<void>) | undefined;
 
   constructor(
     comm: RankCollectives,
@@ -77,7 +82,9 @@ class RankDist implements Dist {
     backend: Backend,
     outputs: TensorOutputPool,
     sim: RankSimulation | null,
+    resume?: () => Promise<void>,
   ) {
+    this.#resume = resume;
     this.rank = comm.rank;
     this.worldSize = comm.worldSize;
     this.backend = backend;
@@ -133,10 +140,18 @@ class RankDist implements Dist {
   ): Promise<R> | Work<R> {
     const pinned = this.#reading;
     this.#reading = [];
-    const p = work
-      .wait()
-      .then(make)
-      .finally(() => pinned.forEach((done) => done()));
+    const resume = this.#resume;
+    // A rank sharing its thread makes its result tensor (in its own engine state) only on its own turn.
+    const waited = resume
+      ? work.wait().then(
+          (out) => resume().then(() => out),
+          (error: unknown) =>
+            resume().then(() => {
+              throw error;
+            }),
+        )
+      : work.wait();
+    const p = waited.then(make).finally(() => pinned.forEach((done) => done()));
     const end = this.#sim ? pendingEndOf(work) : undefined;
     // Virtual time: the compute clock waits where the program waits (at once for a synchronous call).
     if (o.async !== true) {
@@ -307,7 +322,7 @@ export async function joinWorld(
   const comm = new RankCollectives(
     world,
     rank,
-    { now, onTrace: env.onTrace, onNotice: env.onNotice },
+    { now, onTrace: env.onTrace, onNotice: env.onNotice, hosted: env.hosted },
     await loadReduceKernel(world.memory),
   );
   const outputs = new TensorOutputPool(env.tf);
@@ -319,9 +334,15 @@ export async function joinWorld(
       `the simulated cluster has ${sim.shape.nodes * sim.shape.gpusPerNode} GPUs, the world ${comm.worldSize} ranks`,
     );
   comm.engine.sim = sim;
-  const dist = new RankDist(comm, env.tf, env.backend, outputs, sim);
+  const dist = new RankDist(comm, env.tf, env.backend, outputs, sim, env.resume);
   // Peers tell a rank that computes (tfjs kernels keep running) from one that spins in an endless loop.
   PeerLiveness.watchKernels(env.tf, comm.engine.board, rank);
-  registerRankContext({ dist, now, trace: (e) => comm.engine.trace(e), sim });
+  registerRankContext({
+    dist,
+    now,
+    trace: (e) => comm.engine.trace(e),
+    sim,
+    ...(env.resume ? { resume: env.resume } : {}),
+  });
   return { dist, comm, outputs, sim };
 }

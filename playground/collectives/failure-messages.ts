@@ -62,8 +62,14 @@ export function spinningPeerMessage(
   where: string,
   peer: number,
   seconds: number,
+  /** The rank waited for, when it shares its thread with the spinning `peer`. */
+  via?: number,
 ): string {
-  return `Rank ${peer} looks stuck in an endless loop: its thread has run ${seconds.toFixed(1)} s without yielding, calling a tfjs op or a collective, while rank ${me} waits for it in ${where}. A computation runs tfjs ops as it goes; a loop that only spins (while (true) {}, or waiting on a condition that never changes) never reaches its next collective.`;
+  const waits =
+    via === undefined || via === peer
+      ? `rank ${me} waits for it`
+      : `rank ${me} waits for rank ${via} (which shares its thread)`;
+  return `Rank ${peer} looks stuck in an endless loop: its thread has run ${seconds.toFixed(1)} s without yielding, calling a tfjs op or a collective, while ${waits} in ${where}. A computation runs tfjs ops as it goes; a loop that only spins (while (true) {}, or waiting on a condition that never changes) never reaches its next collective.`;
 }
 
 export function recvCycleMessage(chain: number[]): string {

@@ -1,4 +1,42 @@
-import { MAX_GROUPS } from './layout.ts';
+import { GROUP_FREE, GROUP_PUBLISHED, GROUP_WRITING, groupWords, MAX_GROUPS } from './layout.ts';
+
+/** Longest a rank waits for another thread to finish writing a registry slot (a few words): never forever. */
+const WRITER_WAIT_MS = 50;
+
+/** The member bitmask of `members`, one bit a rank, 32 ranks a word. */
+function maskOf(worldSize: number, members: number[]): Int32Array {
+  const mask = new Int32Array(groupWords(worldSize) - 1);
+  for (const r of members) mask[r >> 5]! |= 1 << (r & 31);
+  return mask;
+}
+
+/** Publishes `members` in registry slot `slot` (the world group at creation; claimed slots in registerGroup). */
+export function writeGroup(
+  words: Int32Array,
+  groupsIndex: number,
+  worldSize: number,
+  slot: number,
+  members: number[],
+): void {
+  const base = groupsIndex + slot * groupWords(worldSize);
+  maskOf(worldSize, members).forEach((w, i) => Atomics.store(words, base + 1 + i, w));
+  Atomics.store(words, base, GROUP_PUBLISHED);
+}
+
+/** Members of registry slot `slot`, ascending (none while it is free). */
+export function groupMembers(
+  words: Int32Array,
+  groupsIndex: number,
+  worldSize: number,
+  slot: number,
+): number[] {
+  const base = groupsIndex + slot * groupWords(worldSize);
+  const out: number[] = [];
+  if (Atomics.load(words, base) !== GROUP_PUBLISHED) return out;
+  for (let r = 0; r < worldSize; r++)
+    if (Atomics.load(words, base + 1 + (r >> 5)) & (1 << (r & 31))) out.push(r);
+  return out;
+}
 
 /** A process group as the engine sees it: a slot in the shared registry and its members in order. */
 export interface GroupInfo {
@@ -33,10 +71,23 @@ export function registerGroup(
     seen.add(r);
   }
   const members = [...ranks].sort((a, b) => a - b);
-  const mask = members.reduce((m, r) => m | (1 << r), 0);
+  const mask = maskOf(worldSize, members);
+  const stride = groupWords(worldSize);
   for (let slot = 0; slot < MAX_GROUPS; slot++) {
-    const old = Atomics.compareExchange(words, groupsIndex + slot, 0, mask);
-    if (old === 0 || old === mask) return groupInfo(slot, members);
+    const base = groupsIndex + slot * stride;
+    let state = Atomics.compareExchange(words, base, GROUP_FREE, GROUP_WRITING);
+    if (state === GROUP_FREE) {
+      writeGroup(words, groupsIndex, worldSize, slot, members);
+      return groupInfo(slot, members);
+    }
+    // Another thread claimed the slot and is writing its members: a few stores away.
+    const deadline = performance.now() + WRITER_WAIT_MS;
+    while (state === GROUP_WRITING && performance.now() < deadline)
+      state = Atomics.load(words, base);
+    if (state === GROUP_WRITING)
+      throw new Error('newGroup: another rank stopped while registering a group');
+    if (mask.every((w, i) => Atomics.load(words, base + 1 + i) === w))
+      return groupInfo(slot, members);
   }
   throw new Error(`newGroup: at most ${MAX_GROUPS - 1} distinct groups per run`);
 }

@@ -3,7 +3,6 @@
  * Int32 indices. Every block a rank writes often sits on its own 64-byte line so ranks don't false-share.
  */
 export const MAGIC = 0x52414e4b; // 'RANK'
-export const MAX_RANKS = 31; // group membership is one bitmask word
 export const MAX_GROUPS = 64;
 export const LINE_WORDS = 16;
 export const SCRATCH_BYTES = 256;
@@ -16,8 +15,6 @@ export const H_WORLD = 1;
 /** 0 while healthy; 1 once a rank aborted the world (its reason is in the reason bytes). */
 export const H_POISON = 2;
 export const H_REASON_LEN = 3;
-/** Bitmask of ranks that died in a simulated run (a planned fault): peers waiting for them time out. */
-export const H_DEAD = 4;
 export const REASON_OFFSET = 1024;
 export const REASON_BYTES = 4096;
 
@@ -43,6 +40,16 @@ export const C_RECV_FROM = C_HEARTBEAT + 1;
 export const C_KERNELS = C_RECV_FROM + 1;
 /** tfjs reads this rank awaits (data(), array()): above 0 it waits on its device (a GPU readback, a first shader compile), not on a peer. */
 export const C_AWAITING = C_KERNELS + 1;
+/** 1 + the rank whose code runs now on this rank's thread, 0 when none runs or the rank has a thread of its own (rank/rank-host.ts). */
+export const C_TURN = C_AWAITING + 1;
+/** 1 once the rank died in a simulated run (a planned fault): peers waiting for it time out. */
+export const C_DEAD = C_TURN + 1;
+
+/** Words of one group registry slot: a state word (GROUP_FREE, GROUP_WRITING, GROUP_PUBLISHED), then the member bitmask. */
+export const groupWords = (worldSize: number) => 1 + Math.ceil(worldSize / 32);
+export const GROUP_FREE = 0;
+export const GROUP_WRITING = 1;
+export const GROUP_PUBLISHED = 2;
 
 /** Words of a point-to-point mailbox (src → dst): chunks written, chunks taken, their waiter counts, message header. */
 export const M_SENT = 0;
@@ -58,7 +65,7 @@ export const M_ARRIVAL_F64 = 4;
 
 export interface WorldLayout {
   totalBytes: number;
-  groupsOffset: number; // MAX_GROUPS words: member bitmask, 0 = free slot
+  groupsOffset: number; // MAX_GROUPS slots of groupWords(worldSize) words: state, then member bitmask
   progressOffset: number; // MAX_GROUPS × worldSize blocks of two lines
   callsOffset: number; // worldSize lines
   mailboxCtrlOffset: number; // worldSize² lines
@@ -79,7 +86,7 @@ export function computeLayout(
   mailboxBytes: number,
 ): WorldLayout {
   const groupsOffset = 8192;
-  const progressOffset = alignUp(groupsOffset + MAX_GROUPS * 4, LINE);
+  const progressOffset = alignUp(groupsOffset + MAX_GROUPS * groupWords(worldSize) * 4, LINE);
   const callsOffset = progressOffset + MAX_GROUPS * worldSize * PROGRESS_BLOCK;
   const mailboxCtrlOffset = callsOffset + worldSize * LINE;
   const scratchOffset = mailboxCtrlOffset + worldSize * worldSize * LINE;

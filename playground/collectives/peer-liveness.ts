@@ -95,11 +95,26 @@ export class PeerLiveness {
     return t - seen.at;
   }
 
-  /** What a wait on `peer` asks of it. */
+  /** Another rank whose code runs on `peer`'s thread now (logical ranks share a thread, rank/rank-host.ts). */
+  #otherOnThread(peer: number): number | null {
+    const holder = this.#board.turnOf(peer);
+    return holder !== null && holder !== peer ? holder : null;
+  }
+
+  /** The rank to name when a wait on `peer` finds it spinning: the one running on its thread. */
+  culprit(peer: number): number {
+    return this.#otherOnThread(peer) ?? peer;
+  }
+
+  /**
+   * What a wait on `peer` asks of it. A peer whose thread runs another rank's code is as busy as that thread:
+   * it waits within the run's time limit, unless that other rank spins.
+   */
   of(peer: number): { busy(): boolean; spinningMs(): number } {
     return {
-      busy: () => this.busy(peer) || this.awaitingDevice(peer),
-      spinningMs: () => this.spinningMs(peer),
+      busy: () =>
+        this.#otherOnThread(peer) !== null || this.busy(peer) || this.awaitingDevice(peer),
+      spinningMs: () => this.spinningMs(this.culprit(peer)),
     };
   }
 

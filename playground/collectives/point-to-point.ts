@@ -104,7 +104,15 @@ export class PointToPoint {
       if (verdict === 'busy-first')
         e.notice(busyPeerNotice(e.rank, (stalledMs / 1000).toFixed(1), what, peer));
       if (verdict === 'spin')
-        e.fail(spinningPeerMessage(e.rank, what, peer, e.world.watchdogMs / 1000));
+        e.fail(
+          spinningPeerMessage(
+            e.rank,
+            what,
+            e.liveness.culprit(peer),
+            e.world.watchdogMs / 1000,
+            peer,
+          ),
+        );
       if (verdict === 'fire')
         e.fail(pointToPointTimeoutMessage((e.world.watchdogMs / 1000).toFixed(1), describe()));
     };

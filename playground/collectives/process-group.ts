@@ -13,6 +13,8 @@ import {
 } from './argument-checks.ts';
 import { chooseAllReduceAlgorithm } from './auto-algorithm.ts';
 import type { CallDescriptor } from './call-descriptor.ts';
+// A call in flight is the reader's `Work` (dist-api.ts), declared once.
+import type { Work } from './dist-api.ts';
 import type { CollectiveEngine } from './collective-engine.ts';
 import type { CollectiveRun, GroupSequence } from './collective-run.ts';
 import { rankFailedMessage } from './failure-messages.ts';
@@ -31,12 +33,6 @@ import { allocate, splitChunk, type Payload } from './typed-views.ts';
 import type { WaitMode } from './world-sync.ts';
 import type { PendingEnd } from '../simulation/index.ts';
 import { settleVirtual } from './virtual-collective.ts';
-
-/** A collective in flight, as torch.distributed's `Work`. */
-export interface Work<T> {
-  wait(): Promise<T>;
-  isCompleted(): boolean;
-}
 
 /** The virtual end a Work's caller can wait for, in a simulated run. */
 const pendingEnds = new WeakMap<object, PendingEnd>();
@@ -156,7 +152,7 @@ export class ProcessGroup {
             throw new Error(
               `the tensor's data has ${data.length} elements, its shape says ${desc.length}`,
             );
-          const mode: WaitMode = async || p2p.pending > 0 ? 'async' : 'block';
+          const mode: WaitMode = async || p2p.pending > 0 || engine.hosted ? 'async' : 'block';
           const arrival = issued ? sim!.arrival(await issued.ready) : 0;
           if (issued) engine.writeArrival(this.info.slot, this.#sequence.seq, arrival);
           const run = engine.begin(this.info, this.#sequence, { kind, ...desc }, mode);

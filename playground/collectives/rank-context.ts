@@ -12,6 +12,8 @@ export interface RankContext {
   trace(e: Omit<TraceEvent, 'rank'>): void;
   /** Virtual time in a simulated run (the training wrappers label compute and end steps with it). */
   readonly sim?: RankSimulation | null;
+  /** For a rank sharing its thread (rank/rank-host.ts): resolves once it may run again after yielding. */
+  readonly resume?: () => Promise<void>;
 }
 
 /**
@@ -53,6 +55,14 @@ export function registerRankContext(context: RankContext): void {
 /** Installs this worker's rank; the rank entry calls it once before the reader's program runs. */
 export function setCurrentRank(dist: Dist | undefined): void {
   current = dist ? contexts.get(dist) : undefined;
+}
+
+/**
+ * How the rank running now gets its turn back after it yields to the event loop (undefined: it has the
+ * thread to itself, or no rank runs here). Read it before yielding.
+ */
+export function currentResume(): (() => Promise<void>) | undefined {
+  return current?.resume;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { MAX_WORLD_SIZE } from '../contract/protocol.ts';
+import { checkWorldSize } from '../contract/protocol.ts';
 import {
   computeLayout,
   H_MAGIC,
@@ -6,7 +6,6 @@ import {
   MAGIC,
   mailboxCtrlIndex,
   MAX_GROUPS,
-  MAX_RANKS,
   M_SENT,
   M_TAKEN,
   P_COUNT,
@@ -14,6 +13,7 @@ import {
   type WorldLayout,
 } from './layout.ts';
 import { WorldSync } from './world-sync.ts';
+import { writeGroup } from './group-registry.ts';
 
 /** Everything a rank needs to join the world; structured-cloneable, posted to every rank worker. */
 export interface SharedWorld {
@@ -34,11 +34,6 @@ export interface SharedWorldOptions {
   watchdogMs?: number;
 }
 
-if (MAX_WORLD_SIZE > MAX_RANKS)
-  throw new Error(
-    `MAX_WORLD_SIZE ${MAX_WORLD_SIZE} exceeds what the shared layout holds (${MAX_RANKS})`,
-  );
-
 const defaultConcurrency = () =>
   (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency ??
   1;
@@ -48,20 +43,27 @@ export function createSharedWorld(
   worldSize: number,
   options: SharedWorldOptions = {},
 ): SharedWorld {
-  if (!Number.isInteger(worldSize) || worldSize < 1 || worldSize > MAX_WORLD_SIZE) {
-    throw new Error(
-      `createSharedWorld: worldSize must be an integer from 1 to ${MAX_WORLD_SIZE}, got ${worldSize}`,
-    );
-  }
+  checkWorldSize(worldSize);
   const arenaBytes = options.arenaBytes ?? Math.min(64 << 20, worldSize * (16 << 20));
-  const layout = computeLayout(worldSize, arenaBytes, options.mailboxBytes ?? 64 << 10);
+  // worldSize² mailboxes: 64 KB each up to 16 ranks (16 MB), then smaller slots in the same 16 MB, 1 KB at
+  // the least (longer messages stream through a slot in chunks).
+  const mailboxBytes =
+    options.mailboxBytes ??
+    Math.min(64 << 10, Math.max(1024, Math.floor((16 << 20) / worldSize ** 2 / 1024) * 1024));
+  const layout = computeLayout(worldSize, arenaBytes, mailboxBytes);
   const pages = layout.totalBytes / 65536;
   const memory = new WebAssembly.Memory({ initial: pages, maximum: pages, shared: true });
   const words = new Int32Array(memory.buffer);
   words[H_MAGIC] = MAGIC;
   words[H_WORLD] = worldSize;
   // Group slot 0 is the whole world.
-  words[layout.groupsOffset >> 2] = (2 ** worldSize - 1) | 0;
+  writeGroup(
+    words,
+    layout.groupsOffset >> 2,
+    worldSize,
+    0,
+    Array.from({ length: worldSize }, (_, r) => r),
+  );
   return {
     memory,
     worldSize,

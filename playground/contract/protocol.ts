@@ -45,8 +45,27 @@ export type CommKind = (typeof COMM_KINDS)[number];
 export const TRACE_KINDS = [...COMM_KINDS, 'compute'] as const;
 export type TraceKind = (typeof TRACE_KINDS)[number];
 
-/** Largest world a run may start (the shared layout could hold 31: group membership is one bitmask word). */
-export const MAX_WORLD_SIZE = 16;
+/**
+ * Largest world a run may start, the one limit every check reads (checkWorldSize). Beyond the machine's cores
+ * the ranks run as logical ranks sharing the workers (rank/rank-host.ts); every rank is still a participant
+ * in the shared memory, whose point-to-point mailboxes grow with the square of the world
+ * (collectives/layout.ts: 256 ranks take 64 MB of them).
+ */
+export const MAX_WORLD_SIZE = 256;
+
+/** Throws unless `worldSize` is a world a run may start; `what` names it in the message. */
+export function checkWorldSize(worldSize: unknown, what = 'worldSize'): number {
+  if (
+    typeof worldSize !== 'number' ||
+    !Number.isInteger(worldSize) ||
+    worldSize < 1 ||
+    worldSize > MAX_WORLD_SIZE
+  )
+    throw new RangeError(
+      `${what} must be a whole number from 1 to ${MAX_WORLD_SIZE}, got ${String(worldSize)}`,
+    );
+  return worldSize;
+}
 /** Default wall-clock limit of a run. */
 export const DEFAULT_TIMEOUT_MS = 60_000;
 /** Lines a run keeps per rank (output and errors); a flood beyond this is counted, not kept. */
@@ -256,6 +275,11 @@ export interface RunOptions {
   tensorBudgetBytes?: number;
   /** Run in virtual time on a simulated cluster; absent: a real-time run on this machine. */
   cluster?: SimulatedClusterOptions;
+  /**
+   * Most worker threads the ranks may use; default the machine's cores. A world larger than this runs as
+   * logical ranks sharing the workers (playground/rank/rank-host.ts), computing the same numbers.
+   */
+  workers?: number;
 }
 
 export const RUN_END_REASONS = [

@@ -1,5 +1,6 @@
 import { transform } from 'sucrase/dist/index.js';
 import { findImports } from './import-check.ts';
+import type { ProgramScope } from './rank-host.ts';
 
 /** Name the reader's program carries in stack traces, so runtime errors can be mapped to its lines. */
 export const PROGRAM_URL = 'reader-program.ts';
@@ -52,13 +53,16 @@ export function compileProgram(source: string, checks?: string): string {
       column,
     );
   }
-  return `export default async function (require, exports, module) {${code}\n}\n//# sourceURL=${PROGRAM_URL}`;
+  // The program's timers and global object are its rank's (rank-host.ts): `var`, so a program may still declare
+  // its own, and the program in a block of its own, so its `let`/`const` may shadow them.
+  return `export default async function (require, exports, module, scope) {var {setTimeout, setInterval, globalThis, self} = scope; {${code}\n}}\n//# sourceURL=${PROGRAM_URL}`;
 }
 
 type ProgramFunction = (
   require: (spec: string) => unknown,
   exports: object,
   module: { exports: object },
+  scope: ProgramScope,
 ) => Promise<void>;
 
 /**

@@ -20,7 +20,9 @@ import { LogPacer } from './log-pacer.ts';
 import { setPlotSink } from './plot-api.ts';
 import { enforceTensorBudget, MemoryBudgetError } from './memory-budget.ts';
 import * as ranksModule from './ranks-module.ts';
+import { ownThreadScope, RankHost, type Turn } from './rank-host.ts';
 import type { BackendPlatform, RankStart } from './rank-protocol.ts';
+import { PeerLiveness } from '../collectives/peer-liveness.ts';
 
 const LEVELS = LOG_LEVELS;
 const PLOT_FLUSH_MS = 200;
@@ -47,9 +49,81 @@ export async function prepareRank(choice: BackendChoice, platform: BackendPlatfo
   await prepareBackend(choice, platform).catch(() => {});
 }
 
+/** The ranks this thread hosts take turns through one host (a worker serves one run). */
+let host: RankHost | undefined;
+/** How each running rank of this thread fails on an error nobody caught; see `onUnhandled`. */
+const failers = new Map<number, (reason: unknown) => void>();
+let rejectionsWatched = false;
+
+/**
+ * A rejection nobody handled belongs to the rank whose code ran last: the only one that runs, when ranks
+ * share the thread (rank-host.ts), and the one there is otherwise.
+ */
+function watchRejections(): void {
+  if (rejectionsWatched) return;
+  rejectionsWatched = true;
+  const onUnhandled = (reason: unknown) => {
+    const holder = host?.holder?.rank;
+    const fail = (holder !== undefined && failers.get(holder)) || failers.values().next().value;
+    fail?.(reason);
+  };
+  const proc = (globalThis as { process?: { on(event: string, cb: (r: unknown) => void): void } })
+    .process;
+  if (proc?.on) proc.on('unhandledRejection', onUnhandled);
+  else
+    globalThis.addEventListener?.('unhandledrejection', (e) => {
+      e.preventDefault();
+      onUnhandled(e.reason);
+    });
+}
+
+type EngineWithState = { state: object };
+type ReadingEngine = { read(dataId: unknown): Promise<unknown> };
+let readsGated = false;
+
+/**
+ * A tensor read (data(), array()) resumes its rank only on that rank's turn: a WebGPU readback settles in a
+ * later task, when another rank may hold the thread. (CPU and WASM reads settle at once, still on the turn.)
+ */
+function gateReads(host: RankHost): void {
+  if (readsGated) return;
+  readsGated = true;
+  const engine = tf.engine() as unknown as ReadingEngine;
+  const read = engine.read.bind(engine);
+  engine.read = (dataId: unknown) => {
+    const turn = host.holder;
+    const p = read(dataId);
+    if (!turn) return p;
+    return p.then(
+      (v) => host.acquire(turn).then(() => v),
+      (e: unknown) =>
+        host.acquire(turn).then(() => {
+          throw e;
+        }),
+    );
+  };
+}
+
+/** A tfjs engine state of its own (variables, tensor counts, scopes), for a rank that shares the thread. */
+function ownEngineState(): () => void {
+  const engine = tf.engine() as unknown as EngineWithState;
+  const State = engine.state.constructor as new () => object;
+  const state = new State();
+  return () => {
+    engine.state = state;
+  };
+}
+
 /** Runs the reader's program as one rank: picks a backend, joins the shared world, streams output, reports exit. */
 export async function runRank(start: RankStart, platform: BackendPlatform): Promise<void> {
   const { rank, events } = start;
+  // Ranks sharing this thread take turns (rank-host.ts); a rank with the thread to itself installs its globals once.
+  const hosted = (start.hosted ?? 1) > 1;
+  if (hosted) host ??= new RankHost();
+  const installs: (() => void)[] = hosted ? [ownEngineState()] : [];
+  const turn: Turn = { rank, enter: () => installs.forEach((install) => install()) };
+  host?.join(turn);
+  const resume = hosted ? () => host!.acquire(turn) : undefined;
   performance.mark?.(`ranks:received rank ${rank}`);
   const now = () => performance.timeOrigin + performance.now() - start.runStart;
   const pacer = new LogPacer(start.logCounters, rank, (lines) => events.postMessage(lines));
@@ -68,9 +142,10 @@ export async function runRank(start: RankStart, platform: BackendPlatform): Prom
     pendingLogs++;
     const captured = captureLogArgs(args, tf);
     logChain = logChain
-      .then(async () =>
-        emit({ type: 'log', rank, level, text: await formatLogArgs(captured, tf), time }),
-      )
+      .then(async () => {
+        await resume?.(); // the clones belong to this rank's engine state
+        emit({ type: 'log', rank, level, text: await formatLogArgs(captured, tf), time });
+      })
       .catch(() => {})
       .finally(() => {
         pendingLogs--;
@@ -88,11 +163,12 @@ export async function runRank(start: RankStart, platform: BackendPlatform): Prom
     plotTimer = undefined;
     if (plotted.length) emit({ type: 'plot', rank, points: plotted.splice(0) });
   };
-  setPlotSink((p) => {
+  const plotSink = (p: Omit<PlotPoint, 'rank'>) => {
     plotted.push({ rank, ...p });
     if (plotted.length >= 256) flushPlot();
     else plotTimer ??= setTimeout(flushPlot, PLOT_FLUSH_MS);
-  }, rank);
+  };
+  installs.push(() => setPlotSink(plotSink, rank));
   let comm: RankCollectives | undefined;
   let sim: RankSimulation | null = null;
   const fail = (error: unknown) => {
@@ -104,18 +180,12 @@ export async function runRank(start: RankStart, platform: BackendPlatform): Prom
     // Peers waiting in a collective for this rank must not hang: poison the world with the reason.
     comm?.abort(`rank ${rank} failed: ${message}`);
   };
-  const onUnhandled = (reason: unknown) => fail(reason);
-  const proc = (globalThis as { process?: { on(event: string, cb: (r: unknown) => void): void } })
-    .process;
-  if (proc?.on) proc.on('unhandledRejection', onUnhandled);
-  else
-    globalThis.addEventListener?.('unhandledrejection', (e) => {
-      e.preventDefault();
-      onUnhandled(e.reason);
-    });
+  failers.set(rank, fail);
+  watchRejections();
   let ok = false;
   try {
     const chosen = await prepareBackend(start.backend, platform);
+    if (hosted) gateReads(host!);
     emit({
       type: 'backend',
       rank,
@@ -123,10 +193,12 @@ export async function runRank(start: RankStart, platform: BackendPlatform): Prom
       ...(chosen.reason ? { reason: chosen.reason } : {}),
     });
     // Over budget, the rank reports and exits at once: a catch in the program cannot keep it running.
-    enforceTensorBudget(tf, rank, start.tensorBudgetBytes, (error) => {
-      fail(error);
-      emit({ type: 'exit', rank, ok: false, time: now() });
-    });
+    installs.push(
+      enforceTensorBudget(tf, rank, start.tensorBudgetBytes, (error) => {
+        fail(error);
+        emit({ type: 'exit', rank, ok: false, time: now() });
+      }),
+    );
     const joined = await joinWorld(start.world, rank, {
       tf,
       backend: chosen.backend,
@@ -136,6 +208,7 @@ export async function runRank(start: RankStart, platform: BackendPlatform): Prom
         if (trace.length >= 256) flushTrace();
       },
       onNotice: (text) => emit({ type: 'log', rank, level: 'warn', text, time: now() }),
+      ...(resume ? { hosted: true, resume } : {}),
       ...(start.cluster
         ? {
             simulation: {
@@ -168,12 +241,17 @@ export async function runRank(start: RankStart, platform: BackendPlatform): Prom
           await new Promise((resolve) => setTimeout(resolve, 20));
         throw new Error(`rank ${rank} died at step ${step} (a simulated failure)`);
       };
-      chargeKernels(tf, sim);
-      if (sim.diesNow) await sim.onDeath(0);
     }
-    setCurrentRank(joined.dist);
-    for (const level of LEVELS) console[level] = (...args: unknown[]) => log(level, args);
-    console.debug = (...args: unknown[]) => log('log', args);
+    const { dist } = joined;
+    const board = joined.comm.engine.board;
+    if (hosted) turn.showHolder = (holder) => board.setTurn(rank, holder);
+    installs.push(() => {
+      chargeKernels(tf, sim);
+      PeerLiveness.watchKernels(tf, board, rank);
+      setCurrentRank(dist);
+      for (const level of LEVELS) console[level] = (...args: unknown[]) => log(level, args);
+      console.debug = (...args: unknown[]) => log('log', args);
+    });
     const modules: Record<string, unknown> = { '@tensorflow/tfjs': tf, ranks: ranksModule };
     const require = (spec: string) => {
       if (!(spec in modules))
@@ -184,10 +262,15 @@ export async function runRank(start: RankStart, platform: BackendPlatform): Prom
     };
     // A blob:/data: module, not eval: the page's CSP has no 'unsafe-eval'. Its body only defines the function.
     const program = await loadProgram(start.js);
+    // From here on only this rank's turn runs its code (at once, with the thread to itself).
+    if (resume) await resume();
+    else turn.enter();
+    if (sim?.diesNow) await sim.onDeath!(0);
     performance.mark?.(`ranks:program rank ${rank}`); // the reader's program starts (see cluster-core.ts)
     lockIntrinsics();
     const module = { exports: {} };
-    await program(require, module.exports, module);
+    const scope = hosted ? host!.scopeFor(turn) : ownThreadScope();
+    await program(require, module.exports, module, scope);
     ok = true;
   } catch (error) {
     if (!(error instanceof MemoryBudgetError)) fail(error); // already reported when the budget tripped
@@ -197,6 +280,8 @@ export async function runRank(start: RankStart, platform: BackendPlatform): Prom
   flushTrace();
   flushPlot();
   emit({ type: 'exit', rank, ok, time: now() });
+  failers.delete(rank);
+  host?.exit(turn);
 }
 
 /** Runs backend setup with console output muted: tfjs prints banners and probes we do not want in a rank's pane. */

@@ -19,6 +19,8 @@ export interface RankStart {
   tensorBudgetBytes: number;
   /** Log messages the page has taken in, per rank (see log-pacer.ts). */
   logCounters: Int32Array;
+  /** Ranks of this run on this rank's worker (logical ranks, rank-host.ts); 1 or absent: the worker is its own. */
+  hosted?: number;
   /** The simulated cluster, in a run in virtual time. */
   cluster?: SimulatedClusterOptions;
   /** Events go here, in order (log lines as arrays of events); the last one a rank sends is its `exit`. */

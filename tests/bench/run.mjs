@@ -3,6 +3,7 @@
 // a postMessage-through-the-main-thread baseline and the memcpy limit, raw and through dist.allReduce on
 // tensors — in Node worker_threads and in headless Chromium Web Workers; writes tests/bench/RESULTS.md.
 // Then the page measurements tagged @bench in tests/e2e (`npm run bench:page`: memory over 100 runs), unless --no-page.
+// Then wall time and peak memory of a playground run against world size (world-scale.mjs, --no-scale skips it).
 // Flags: --quick (fewer sizes, short loops), --node-only, --browser-only, --no-write, --no-ddp, --no-sim; to rerun a few
 // cases: --worlds=4 --sizes=4K,16M --methods=auto,ring (with --no-write: RESULTS.md keeps the full run);
 // --budget=32M: bytes of work per measurement (default 128M). `tensor-fresh` (not in the default list) is
@@ -186,6 +187,13 @@ const browser =
   args.has('--node-only') || latencyOnly ? { rows: [], userAgent: '' } : await benchChromium();
 const ddp = args.has('--no-ddp') || latencyOnly ? null : await benchDdp();
 const sim = args.has('--no-sim') || latencyOnly ? null : await benchSim();
+const { benchWorldScale, formatWorldScale } = await import(
+  new URL('./world-scale.mjs', import.meta.url).href
+);
+const scale =
+  args.has('--no-scale') || latencyOnly
+    ? []
+    : benchWorldScale({ worlds: quick ? [1, 4, 16] : undefined, log });
 const runLatency = args.has('--no-run-latency') || args.has('--node-only') ? [] : await benchRun();
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GB RAM, Node ${process.version}${browser.userAgent ? `, ${browser.userAgent.match(/Chrome\/[\d.]+/)?.[0] ?? 'Chromium'}` : ''}; load average ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end (other processes share the cores)`;
 const markdown = formatResults({
@@ -196,7 +204,7 @@ const markdown = formatResults({
   sim,
   seconds: (Date.now() - started) / 1000,
 });
-const report = `${markdown}\n${formatRunLatency(runLatency)}`;
+const report = `${markdown}\n${formatWorldScale(scale)}\n${formatRunLatency(runLatency)}`;
 console.log(`\n${report}`);
 if (!args.has('--no-write') && !latencyOnly) {
   writeFileSync(new URL('./RESULTS.md', import.meta.url), report);

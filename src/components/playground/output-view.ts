@@ -1,6 +1,8 @@
 import type { ClusterEvent, RunRecord } from '../../../playground/cluster/protocol.ts';
 import { MAX_LOG_LINES } from '../../../playground/contract/protocol.ts';
 import { PlotView } from './plot-view.ts';
+import { FOLD_ABOVE_RANKS } from '../../../playground/cluster/protocol.ts';
+import { FoldedOutput } from './folded-output.ts';
 
 type Line = {
   rank: number;
@@ -71,6 +73,8 @@ export class OutputView {
   private clockNote: HTMLElement;
   /** Charts the program drew with `plot`, below the panes. */
   private plots = new PlotView();
+  /** A world above FOLD_ABOVE_RANKS gets one folded view instead of a pane per rank (folded-output.ts). */
+  private folded: FoldedOutput | null = null;
 
   constructor(private onJump: (line: number, column?: number) => void) {
     this.root = document.createElement('div');
@@ -129,6 +133,9 @@ export class OutputView {
     this.combinedNote.hidden = true;
     this.plots.reset();
     this.grid.style.setProperty('--cols', String(Math.min(worldSize, 4)));
+    this.folded?.root.remove();
+    this.folded = worldSize > FOLD_ABOVE_RANKS ? new FoldedOutput(worldSize) : null;
+    if (this.folded) return this.grid.before(this.folded.root);
     for (let r = 0; r < worldSize; r++) this.pane(r);
   }
 
@@ -228,6 +235,7 @@ export class OutputView {
 
   /** A rank whose pane is still empty has a line waiting: it is drawn at the next frame (at most once per rank and run). */
   private firstLineWaiting(): boolean {
+    if (this.folded) return false;
     for (const rank of this.pending.keys()) if (!this.panes.get(rank)?.body.firstChild) return true;
     return false;
   }
@@ -245,6 +253,7 @@ export class OutputView {
     let arrived = 0;
     for (const [rank, { lines, total }] of tails) {
       arrived += total;
+      if (this.folded) continue;
       const p = this.pane(rank);
       const shown = lines.slice(-MAX_PANE_LINES);
       p.offscreen += total - shown.length;
@@ -260,6 +269,7 @@ export class OutputView {
         p.note.textContent = `${fmtCount(p.offscreen)} earlier line${p.offscreen === 1 ? '' : 's'} not shown here: use Download log for the full output.`;
       }
     }
+    this.folded?.render(this.record);
     this.combinedTotal += arrived;
     // A line older than its own rank's last MAX_COMBINED_LINES can never be among the last MAX_COMBINED_LINES overall.
     this.mergeCombined([...tails.values()].flatMap((t) => t.lines.slice(-MAX_COMBINED_LINES)));
@@ -339,6 +349,7 @@ export class OutputView {
     this.toggle.setAttribute('aria-pressed', String(on));
     this.combined.hidden = !on;
     this.grid.hidden = on;
+    if (this.folded) this.folded.root.hidden = on;
     this.combinedNote.hidden = !on || this.combinedTotal === this.combinedLines.length;
     if (on && this.combinedStale) {
       this.combinedStale = false;

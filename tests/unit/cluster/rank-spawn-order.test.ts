@@ -29,7 +29,7 @@ const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 describe('prepareRanksOn: starting a world of ranks', () => {
   it('starts every rank at once, before any is prepared, and is ready when all are', async () => {
     const f = fakePlatform();
-    const set = prepareRanksOn(f.platform, 4, 'cpu');
+    const set = prepareRanksOn(f.platform, 4, 'cpu', 4);
     expect(f.spawned).toEqual([0, 1, 2, 3]);
     let ready = false;
     void set.ready.then(() => (ready = true));
@@ -45,7 +45,7 @@ describe('prepareRanksOn: starting a world of ranks', () => {
 
   it('a set terminated before its ranks were prepared settles every rank and its ready', async () => {
     const f = fakePlatform();
-    const set = prepareRanksOn(f.platform, 4, 'cpu');
+    const set = prepareRanksOn(f.platform, 4, 'cpu', 4);
     f.prepare.get(1)!();
     await tick();
     const claim = set.claim(() => {});
@@ -63,7 +63,7 @@ describe('prepareRanksOn: starting a world of ranks', () => {
 
   it('a disposed set (the page chose another world) frees its workers and still settles', async () => {
     const f = fakePlatform();
-    const set = prepareRanksOn(f.platform, 2, 'cpu');
+    const set = prepareRanksOn(f.platform, 2, 'cpu', 2);
     set.dispose();
     expect(f.terminated).toEqual([0, 1]);
     await expect(set.ready).resolves.toBeUndefined();
@@ -72,7 +72,7 @@ describe('prepareRanksOn: starting a world of ranks', () => {
 
   it('a rank that fails to load while warm ends the set: ready settles, and no run may take it', async () => {
     const f = fakePlatform();
-    const set = prepareRanksOn(f.platform, 4, 'cpu');
+    const set = prepareRanksOn(f.platform, 4, 'cpu', 4);
     f.prepare.get(0)!();
     f.crash.get(2)!('the worker failed to load'); // a network blip in the background; its prepare never answers
     await expect(set.ready).resolves.toBeUndefined();
@@ -83,7 +83,7 @@ describe('prepareRanksOn: starting a world of ranks', () => {
 
   it('a crash after a run claimed the set goes to that run, and the set is not called broken', async () => {
     const f = fakePlatform();
-    const set = prepareRanksOn(f.platform, 2, 'cpu');
+    const set = prepareRanksOn(f.platform, 2, 'cpu', 2);
     const crashes: string[] = [];
     set.claim((rank, message) => crashes.push(`${rank}: ${message}`));
     f.crash.get(1)!('out of memory');
@@ -101,7 +101,7 @@ describe('prepareRanksOn: a worker that cannot be created', () => {
       if (rank === 2) throw new Error('Worker could not be created');
       return spawn(rank, onCrash);
     };
-    expect(() => prepareRanksOn(f.platform, 4, 'cpu')).toThrow('Worker could not be created');
+    expect(() => prepareRanksOn(f.platform, 4, 'cpu', 4)).toThrow('Worker could not be created');
     expect(f.spawned).toEqual([0, 1]);
     expect(f.terminated).toEqual([0, 1]);
   });

@@ -13,6 +13,7 @@ function fakeBoard(peer: { heartbeat: number; kernels?: number }): CallBoard {
     heartbeat: () => peer.heartbeat,
     kernelEdges: () => peer.kernels ?? 0,
     awaitingReads: () => 0,
+    turnOf: () => null,
   } as unknown as CallBoard;
 }
 
@@ -25,6 +26,39 @@ function watch(board: CallBoard, ms: number, limitMs: number) {
   for (now = 0; now <= ms; now += 100) seen.add(clock.observe(now, limitMs, liveness.of(1), now));
   return { seen, spinningMs: liveness.spinningMs(1), busy: liveness.busy(1) };
 }
+
+/** Rank 1 shares its thread with rank 2 (logical ranks), whose code runs there now; rank 2's words as given. */
+function sharedThreadBoard(holder: { heartbeat: number; kernels: number }): CallBoard {
+  return {
+    callOf: () => ({ state: 0 }),
+    heartbeat: (r: number) => (r === 2 ? holder.heartbeat : 5),
+    kernelEdges: (r: number) => (r === 2 ? holder.kernels : 0),
+    awaitingReads: () => 0,
+    turnOf: () => 2,
+  } as unknown as CallBoard;
+}
+
+describe('peer liveness of a rank that shares its thread (issue 30)', () => {
+  it('waits while the rank running on its thread computes, and names that rank when it spins', () => {
+    const holder = { heartbeat: 1, kernels: 0 };
+    let now = 0;
+    const liveness = new PeerLiveness(sharedThreadBoard(holder), () => now);
+    expect(liveness.culprit(1)).toBe(2);
+    const computing = new WatchdogClock();
+    const seen = new Set<string>();
+    for (now = 0; now <= 20_000; now += 100) {
+      holder.kernels += 2;
+      seen.add(computing.observe(now, 5_000, liveness.of(1), now));
+    }
+    expect([...seen]).not.toContain('fire');
+    expect([...seen]).not.toContain('spin');
+    const spinning = new WatchdogClock();
+    const verdicts = new Set<string>();
+    for (let t = 0; t <= 6_000; t += 100, now += 100)
+      verdicts.add(spinning.observe(t, 5_000, liveness.of(1), now));
+    expect([...verdicts]).toContain('spin');
+  });
+});
 
 describe('peer liveness: starting, computing, looping', () => {
   it('a peer that has not joined yet (heartbeat word still 0) is starting: waited for, never called a loop', () => {

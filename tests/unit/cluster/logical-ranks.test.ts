@@ -1,0 +1,143 @@
+// Issue 30, point 1: logical ranks. A world larger than its workers runs several ranks on one thread
+// (playground/rank/rank-host.ts); each keeps its own program instance, tfjs variables, output and failure.
+import * as tf from '@tensorflow/tfjs';
+import { describe, expect, it } from 'vitest';
+import { runProgram, startCluster } from '../../../playground/cluster/node.ts';
+import { hostOf, hostWorkers } from '../../../playground/cluster/cluster-core.ts';
+import type { ClusterEvent } from '../../../playground/cluster/protocol.ts';
+
+const WORLD = 64;
+const ROWS = 2; // rows per rank; the global batch is WORLD × ROWS
+const STEPS = 4;
+const LR = 0.1;
+
+/** Row k of the global batch: three features and a target, the same formula in the program and here. */
+const row = (k: number) => ({
+  x: [Math.sin(k), Math.cos(k), (k % 3) / 3],
+  y: [0.5 * Math.sin(k) - Math.cos(k) + 0.1],
+});
+
+// Every rank names its variables 'w' and 'b' (they would collide in one tfjs engine), keeps module state,
+// trains on its rows with the gradients averaged, and reports what it sees of tfjs's engine.
+const program = `import * as tf from '@tensorflow/tfjs';
+import { dist } from 'ranks';
+const me = dist.rank; // read at the top level
+let steps = 0;
+const g = globalThis as { firstRank?: number };
+g.firstRank ??= me; // a global the program sets is its own too
+const row = ${row.toString()};
+const w = tf.variable(tf.zeros([3, 1]), true, 'w');
+const b = tf.variable(tf.zeros([1]), true, 'b');
+const opt = tf.train.sgd(${LR});
+const rows = Array.from({ length: ${ROWS} }, (_, i) => row(me * ${ROWS} + i));
+const x = tf.tensor2d(rows.map((r) => r.x));
+const y = tf.tensor2d(rows.map((r) => r.y));
+for (let s = 0; s < ${STEPS}; s++) {
+  steps++;
+  const { value, grads } = tf.variableGrads(() =>
+    tf.tidy(() => tf.losses.meanSquaredError(y, x.matMul(w).add(b))),
+  );
+  value.dispose();
+  const averaged = {};
+  for (const name of Object.keys(grads)) {
+    averaged[name] = await dist.allReduce(grads[name], { op: 'avg' });
+    grads[name].dispose();
+  }
+  opt.applyGradients(averaged); // looks the variables up by name in this rank's registry
+  for (const t of Object.values(averaged)) t.dispose();
+}
+const names = Object.keys(tf.engine().state.registeredVariables).sort().join(',');
+const weights = [...(await w.data()), ...(await b.data())];
+const timer = await new Promise((resolve) => setTimeout(() => resolve(dist.rank), 1));
+console.log(JSON.stringify({ rank: dist.rank, me, steps, names, tensors: tf.memory().numTensors, weights, first: g.firstRank, timer }));`;
+
+/** The same model trained on the whole global batch on one device. */
+function singleDevice(): number[] {
+  const rows = Array.from({ length: WORLD * ROWS }, (_, k) => row(k));
+  const x = tf.tensor2d(rows.map((r) => r.x));
+  const y = tf.tensor2d(rows.map((r) => r.y));
+  const w = tf.variable(tf.zeros([3, 1]));
+  const b = tf.variable(tf.zeros([1]));
+  const opt = tf.train.sgd(LR);
+  for (let s = 0; s < STEPS; s++)
+    opt.minimize(() => tf.losses.meanSquaredError(y, x.matMul(w).add(b)), false, [w, b]);
+  const out = [...w.dataSync(), ...b.dataSync()];
+  tf.dispose([x, y, w, b]);
+  return out;
+}
+
+const lines = (events: ClusterEvent[]) =>
+  events.filter((e): e is Extract<ClusterEvent, { type: 'log' }> => e.type === 'log');
+const errorTexts = (events: ClusterEvent[]) =>
+  events
+    .filter((e): e is Extract<ClusterEvent, { type: 'error' }> => e.type === 'error')
+    .map((e) => e.message);
+
+describe('logical ranks: a world on fewer workers', () => {
+  it('places ranks in contiguous blocks, one a worker up to the limit', () => {
+    expect(hostWorkers(4, 8)).toBe(4);
+    expect(hostWorkers(24, 2)).toBe(2);
+    expect(hostWorkers(3, 0)).toBe(1);
+    expect(Array.from({ length: 6 }, (_, r) => hostOf(r, 6, 2))).toEqual([0, 0, 0, 1, 1, 1]);
+  });
+
+  it(`${WORLD} ranks on 2 workers train to the single-device weights, each with its own variables and state`, async () => {
+    tf.setBackend('cpu');
+    const { result, events } = await runProgram({
+      code: program,
+      worldSize: WORLD,
+      workers: 2,
+      backend: 'cpu',
+    });
+    expect(errorTexts(events)).toEqual([]);
+    expect(result).toMatchObject({ ok: true, reason: 'finished' });
+    const reports = lines(events).map((e) => ({ tag: e.rank, ...JSON.parse(e.text) }));
+    expect(reports.map((r) => r.tag).sort((a, b) => a - b)).toEqual([...Array(WORLD).keys()]);
+    const expected = singleDevice();
+    for (const r of reports) {
+      expect(r.rank).toBe(r.tag); // its line is tagged with its own rank
+      expect(r.me).toBe(r.tag); // its module read its own dist.rank at the top level
+      expect(r.steps).toBe(STEPS); // module state of its own, not shared with the other ranks of its thread
+      expect(r.first).toBe(r.tag); // and globals of its own
+      expect(r.timer).toBe(r.tag); // a timer's callback runs as its own rank
+      expect(r.names).toBe('b,w'); // only its own named variables
+      expect(r.tensors).toBe(reports[0].tensors); // tensors counted per rank
+      r.weights.forEach((v: number, i: number) =>
+        expect(Math.abs(v - expected[i]!)).toBeLessThan(1e-4),
+      );
+    }
+  }, 120_000);
+
+  it('an endless loop in one logical rank is found and named, and the run ends', async () => {
+    const code = `import * as tf from '@tensorflow/tfjs';
+import { dist } from 'ranks';
+await dist.barrier();
+if (dist.rank === 5) { let i = 0; while (true) i++; }
+await dist.allReduce(tf.ones([4]));`;
+    const { result, events } = await runProgram({
+      code,
+      worldSize: 8,
+      workers: 2,
+      backend: 'cpu',
+    });
+    expect(result.ok).toBe(false);
+    expect(errorTexts(events).join('\n')).toMatch(/Rank 5 looks stuck in an endless loop/);
+  }, 60_000);
+
+  it('Stop ends a run whose logical rank spins, at once', async () => {
+    const code = `import { dist } from 'ranks';
+console.log('started');
+if (dist.rank === 2) while (true) {}`;
+    let logged!: () => void;
+    const started = new Promise<void>((resolve) => (logged = resolve));
+    const running = startCluster({ code, worldSize: 6, workers: 2, backend: 'cpu' }, (e) => {
+      if (e.type === 'log') logged();
+    });
+    await started;
+    const t = performance.now();
+    running.stop();
+    const result = await running.done;
+    expect(result.reason).toBe('stopped');
+    expect(performance.now() - t).toBeLessThan(500);
+  }, 60_000);
+});

@@ -370,11 +370,11 @@ const PRIMARY_SOURCES_1_TO_6: PrimaryCitation[] = [
   },
   {
     claim:
-      'All-to-all: NCCL has no dedicated collective; nccl-tests posts ncclSend/ncclRecv to every peer inside ncclGroupStart/ncclGroupEnd and reports busbw = algbw·(n−1)/n; pairwise exchange costs (n−1)α + (n−1)/n·Dβ',
+      "All-to-all: nccl-tests posts ncclSend/ncclRecv to every peer inside ncclGroupStart/ncclGroupEnd and reports busbw = algbw·(n−1)/n; PyTorch's all_to_all_single does the same on NCCL before 2.28 and calls ncclAlltoAll (added in NCCL 2.28) from there on; pairwise exchange costs (n−1)α + (n−1)/n·Dβ",
     chapter: C2,
     anchor: 'all-to-all-the-collective-of-experts-and-sequence-shards',
     source:
-      'NVIDIA/nccl-tests src/alltoall.cu, AlltoAllRunColl and AlltoAllGetBw; Thakur, Rabenseifner, Gropp 2005, "Optimization of Collective Communication Operations in MPICH" (IJHPCA 19(1)), the section on all-to-all (pairwise exchange for long messages)',
+      'NVIDIA/nccl-tests src/alltoall.cu, AlltoAllRunColl and AlltoAllGetBw; pytorch/pytorch torch/csrc/cuda/nccl.cpp, all2all_single_equal_split (ncclAlltoAll when NCCL_VERSION_CODE >= NCCL_VERSION(2, 28, 0), else ncclGroupStart + ncclSend/ncclRecv per peer); NVIDIA/nccl src/collectives.cc, ncclAlltoAll; Thakur, Rabenseifner, Gropp 2005, "Optimization of Collective Communication Operations in MPICH" (IJHPCA 19(1)), the section on all-to-all (pairwise exchange for long messages)',
     url: 'https://github.com/NVIDIA/nccl-tests/blob/master/src/alltoall.cu',
   },
   {

@@ -44,6 +44,13 @@ export const LAB_PLAYGROUNDS: LabPlayground[] = [
     expect: ['allReduce ok: true'],
   },
   {
+    src: 'lab-all-to-all.ts',
+    title: 'all-to-all',
+    intro:
+      'Every rank cuts its buffer into one block per rank and sends block j to rank j, which keeps it as block r: a transpose across the ranks. Expert parallelism routes tokens to their experts with it, and Ulysses-style context parallelism swaps a sequence shard for a head shard. The runtime has no allToAll, so this playground builds it from send and recv, as NCCL does.',
+    expect: ['allToAll ok: true'],
+  },
+  {
     src: 'lab-async-barrier.ts',
     title: 'asynchronous collectives and barrier',
     intro:

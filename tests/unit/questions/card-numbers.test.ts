@@ -108,6 +108,8 @@ import { allToAllOffNodeFraction } from '../../../src/lib/figures/collective-cos
 import { goodput, goodputAtYoung, llama3PerGpuMtbf } from '../../../src/lib/figures/reliability';
 import { placeMesh } from '../../../src/lib/figures/device-mesh';
 import { criticalBatchTokens } from '../../../src/lib/figures/llm-batch';
+import { allToAllClusterRows } from '../../../src/lib/figures/all-to-all-cluster';
+import { clusterShape } from '../../../playground/simulation/index.ts';
 
 const cards = readCards();
 const ib = linkPreset('infiniband');
@@ -187,6 +189,19 @@ const mesh512 = placeMesh(
   8,
 );
 
+// The issue-32 all-to-all, silent-data-corruption and micro-batch cards.
+const a2aRows = allToAllClusterRows();
+const a2a16 = a2aRows.find((r) => r.nodes === 16)!;
+const node16 = clusterShape('h100-ndr', 16);
+const a2aNodeBytes = node16.gpusPerNode * a2a16.allToAll.interNodeBytesPerRank;
+const checksumBytes = (1024 - 1) * 4;
+const microLayer = (micro: number, sequenceParallel = true) =>
+  activationBytesPerLayerPerGpu(
+    { ...GPT3_175B, micro },
+    { tensor: 8, sequenceParallel, context: 1 },
+    'selective',
+  );
+
 const ANSWERS: Record<string, number> = {
   'pipeline-activation-memory#0': firstStageActivationBytes(
     gpt3Mb1,
@@ -254,10 +269,37 @@ const ANSWERS: Record<string, number> = {
   'sharded-checkpoint-resharding#0': reshardReads(1001, 4, 2, 1).length,
   'elastic-restarts-failures#0': llama3FailureRates().jobMtbfHours * 3600,
   'local-sgd-diloco#0': localSgdCommReduction(DILOCO.innerSteps),
+  'silent-data-corruption#0': checksumBytes,
+  'all-to-all-across-nodes#0': a2aNodeBytes,
+  'all-to-all-across-nodes#1': a2aNodeBytes / nodeNetworkBandwidth(node16),
+  'point-to-point-deadlock#0': 16 * 15,
+  'micro-batch-memory-lever#0': microLayer(4),
 };
 
 /** Figures each card quotes (in its prompts or model answer), formatted from the computed values. */
 const QUOTED: Record<string, string[]> = {
+  'silent-data-corruption': [`**${fmtInt(checksumBytes)} bytes**`],
+  'all-to-all-across-nodes': [
+    `about ${ms(a2aRows[0]!.allToAll.seconds)} inside`,
+    `prints about ${ms(a2aRows[0]!.allToAll.seconds)} for 1 GiB`,
+    `${gb(a2aNodeBytes, 2)}`,
+    `**${ms(a2aNodeBytes / nodeNetworkBandwidth(node16))}** of network time`,
+    `≈ ${ms(a2aNodeBytes / nodeNetworkBandwidth(node16))};`,
+    `about ${ms(a2a16.allToAll.seconds)} with one`,
+    `prints about ${ms(a2a16.allToAll.seconds)}.`,
+    `(${nodeNetworkBandwidth(node16) / 1e9} GB/s together)`,
+    `/ ${nodeNetworkBandwidth(node16) / 1e9} GB/s`,
+    `one ${node16.preset.network.nicBandwidth.value / 1e9} GB/s NIC`,
+    `${ms(a2aNodeBytes / (8 * nodeNetworkBandwidth(node16)))} puts`,
+    `${Math.round((a2aNodeBytes / node16.preset.network.nicBandwidth.value) * 1e3)} ms sends`,
+  ],
+  'micro-batch-memory-lever': [
+    `**${gb(microLayer(4), 3)}**`,
+    `≈ ${gb(microLayer(4), 3)}:`,
+    `${gb(microLayer(32), 2)} for one pass`,
+    `${gb(microLayer(32), 2)} runs`,
+    `${gb(microLayer(4, false), 2)} leaves`,
+  ],
   'what-is-data-parallelism': [`${256 / 8} each`, gb(7e9 * 2, 0)],
   'gradient-bytes-per-step': [
     gb(7e9 * 2, 0),
@@ -510,6 +552,20 @@ describe('numbers in the cards', () => {
       for (const f of figures) expect(card!.text, `${id} should say "${f}"`).toContain(f);
     });
   }
+
+  it("the all-to-all-across-nodes card's words hold on the cluster model", () => {
+    const one = a2aRows[0]!;
+    // "more than eight times longer across 16 nodes"
+    expect(a2a16.allToAll.seconds / one.allToAll.seconds).toBeGreaterThan(8);
+    expect(a2a16.allToAll.seconds / one.allToAll.seconds).toBeLessThan(9);
+    // one node: faster than the all-reduce; 16 nodes: "several times" slower than it
+    expect(one.allToAll.seconds).toBeLessThan(one.allReduce.seconds);
+    expect(a2a16.allToAll.seconds / a2a16.allReduce.seconds).toBeGreaterThan(3);
+    // "the per-peer latency is under a tenth of the time"
+    expect(a2a16.allToAll.latencySeconds / a2a16.allToAll.seconds).toBeLessThan(0.1);
+    // micro-batch-memory-lever: "falls to an eighth"
+    expect(microLayer(4) / microLayer(32)).toBe(1 / 8);
+  });
 
   it('claims made in words hold for the computed figures', () => {
     // ring-all-reduce-traffic: "on 256 ranks it is still under 4 GB"

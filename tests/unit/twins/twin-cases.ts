@@ -214,6 +214,7 @@ export const TWIN_CASES: TwinCase[] = [
   },
   { playground: 'lab-all-gather.ts', ...EXACT, why: INTEGERS },
   { playground: 'lab-all-reduce.ts', ...EXACT, why: INTEGERS },
+  { playground: 'lab-all-to-all.ts', ...EXACT, why: INTEGERS },
   {
     playground: 'lab-async-barrier.ts',
     ...EXACT,

@@ -1,0 +1,54 @@
+/** Chapter 10's card answers and quoted figures, recomputed with the chapter's figure functions (card-numbers.test.ts reads them). */
+import {
+  fp8MaxFinite,
+  hpzSecondaryShardBytes,
+  powerSgdErrorFeedbackBytes,
+  WIRE,
+  wireBytesPerValue,
+  zeroPlusPlusVolume,
+} from '../../../src/lib/figures/communicating-less';
+import { hookWireBytes, powerSgdCompression } from '../../../src/lib/figures/mixed-precision';
+
+const zpp = zeroPlusPlusVolume();
+const fp8Bytes = wireBytesPerValue({ bits: 8, group: 0, scaleBytes: 0 });
+const localSgdEvery = 8;
+
+export const CH10_ANSWERS: Record<string, number> = {
+  'powersgd-compression#0': powerSgdCompression(4096, 4096, 4).ratio,
+  'powersgd-compression#1': powerSgdCompression(4096, 4096, 1).compressed,
+  'powersgd-error-feedback#0': powerSgdErrorFeedbackBytes(7e9),
+  'bf16-compress-hook#0': hookWireBytes(7e9, 16, 'bf16'),
+  'zero-plus-plus#0': zpp.reduction,
+  'hpz-secondary-shard#0': hpzSecondaryShardBytes(70e9, 2, 8),
+  'qgz-all-to-all#0': zpp.zeroPp.gradients / zpp.zero3.gradients,
+  'blockwise-quantization#0': wireBytesPerValue(WIRE.mxfp8),
+  'blockwise-quantization#1': wireBytesPerValue(WIRE.int8Qwz),
+  'fp8-scaling-recipes#0': fp8MaxFinite('e4m3'),
+  'fsdp-float8-all-gather#0': 7e9 * fp8Bytes,
+  'compression-vs-local-sgd#0': hookWireBytes(7e9, 16, 'fp32') / localSgdEvery,
+};
+
+const gb = (b: number) => `${+(b / 1e9).toFixed(4)} GB`;
+export const CH10_QUOTED: Record<string, string[]> = {
+  'powersgd-compression': [
+    `${powerSgdCompression(4096, 4096, 1).ratio}× at rank 1`,
+    `**${powerSgdCompression(4096, 4096, 4).ratio}×** at rank 4`,
+  ],
+  'powersgd-error-feedback': [`**${gb(powerSgdErrorFeedbackBytes(7e9))}** for a 7B model`],
+  'bf16-compress-hook': [
+    `**${gb(hookWireBytes(7e9, 16, 'bf16'))}** per step instead of ${gb(hookWireBytes(7e9, 16, 'fp32'))}`,
+  ],
+  'zero-plus-plus': [`**${zpp.reduction}×** less across nodes`],
+  'hpz-secondary-shard': [`**${gb(hpzSecondaryShardBytes(70e9, 2, 8))}** per GPU`],
+  'qgz-all-to-all': [`**${zpp.zeroPp.gradients}** of fp16's volume`],
+  'blockwise-quantization': [
+    `**${+wireBytesPerValue(WIRE.int8Qwz).toFixed(5)}** bytes per value`,
+    `**${wireBytesPerValue(WIRE.mxfp8)}** bytes per`,
+  ],
+  'fp8-scaling-recipes': [`E4M3 reaches **${fp8MaxFinite('e4m3')}**, E5M2 ${fp8MaxFinite('e5m2')}`],
+  'fsdp-float8-all-gather': [`**${gb(7e9 * fp8Bytes)}** instead of ${gb(7e9 * 2)}`],
+  'compression-vs-local-sgd': [
+    `that is ${gb(hookWireBytes(7e9, 16, 'fp32'))} per average`,
+    `**${gb(hookWireBytes(7e9, 16, 'fp32') / localSgdEvery)}** per step`,
+  ],
+};

@@ -12,6 +12,7 @@ import { hookWireBytes, powerSgdCompression } from '../../../src/lib/figures/mix
 const zpp = zeroPlusPlusVolume();
 const fp8Bytes = wireBytesPerValue({ bits: 8, group: 0, scaleBytes: 0 });
 const localSgdEvery = 8;
+const [shard, block] = [8192, 512];
 
 export const CH10_ANSWERS: Record<string, number> = {
   'powersgd-compression#0': powerSgdCompression(4096, 4096, 4).ratio,
@@ -44,6 +45,8 @@ export const CH10_QUOTED: Record<string, string[]> = {
   'blockwise-quantization': [
     `**${+wireBytesPerValue(WIRE.int8Qwz).toFixed(5)}** bytes per value`,
     `**${wireBytesPerValue(WIRE.mxfp8)}** bytes per`,
+    // 10-quantized-all-gather.ts on 4 ranks: 16 block scales instead of 1, sent to 3 peers; 8,192 int8 values + 1 scale.
+    `${(shard / block - 1) * 4 * 3} more bytes out of about ${Math.round(((shard + 4) * 3) / 1000)} kB`,
   ],
   'fp8-scaling-recipes': [`E4M3 reaches **${fp8MaxFinite('e4m3')}**, E5M2 ${fp8MaxFinite('e5m2')}`],
   'fsdp-float8-all-gather': [`**${gb(7e9 * fp8Bytes)}** instead of ${gb(7e9 * 2)}`],

@@ -59,6 +59,15 @@ export const PRIMARY_SOURCES_10: PrimaryCitation[] = [
   },
   {
     claim:
+      "qgZ's gradient path: int4 symmetric quantization, an all-to-all inside the node, a quantized reduction (dequantize, sum, requantize), an all-to-all across nodes, then dequantize and average; 1-D tensors and sizes not divisible by 2 × world size fall back to reduce-scatter",
+    chapter: C10,
+    anchor: 'zero-quantized-and-hierarchical-zero-3',
+    source:
+      'microsoft/DeepSpeed, deepspeed/runtime/comm/coalesced_collectives.py, all_to_all_quant_reduce (swizzle_quant, all_to_all_single on local_ and global_ groups, quantized_reduction, dequantize)',
+    url: 'https://github.com/microsoft/DeepSpeed/blob/master/deepspeed/runtime/comm/coalesced_collectives.py',
+  },
+  {
+    claim:
       'Transformer Engine recipes: DelayedScaling (amax_history_len 1024, amax_compute_algo "max", reduce_amax True over fp8_group, fp8_format HYBRID), Float8CurrentScaling (per-tensor current scaling), MXFP8BlockScaling (32 consecutive values per E8M0 power-of-two scale, E4M3)',
     chapter: C10,
     anchor: 'fp8-in-the-data-parallel-loop',

@@ -1,6 +1,7 @@
 /** Chapter 10's card answers and quoted figures, recomputed with the chapter's figure functions (card-numbers.test.ts reads them). */
 import {
   fp8MaxFinite,
+  gradientSyncRows,
   hpzSecondaryShardBytes,
   powerSgdErrorFeedbackBytes,
   WIRE,
@@ -8,11 +9,15 @@ import {
   zeroPlusPlusVolume,
 } from '../../../src/lib/figures/communicating-less';
 import { hookWireBytes, powerSgdCompression } from '../../../src/lib/figures/mixed-precision';
+import { clusterPreset } from '../../../playground/simulation/index.ts';
+
+const nicBandwidth = clusterPreset('a100-100gbe').network.nicBandwidth.value;
 
 const zpp = zeroPlusPlusVolume();
 const fp8Bytes = wireBytesPerValue({ bits: 8, group: 0, scaleBytes: 0 });
 const localSgdEvery = 8;
 const [shard, block] = [8192, 512];
+const [syncFp32, syncBf16, , syncLocal] = gradientSyncRows();
 
 export const CH10_ANSWERS: Record<string, number> = {
   'powersgd-compression#0': powerSgdCompression(4096, 4096, 4).ratio,
@@ -26,6 +31,7 @@ export const CH10_ANSWERS: Record<string, number> = {
   'blockwise-quantization#1': wireBytesPerValue(WIRE.int8Qwz),
   'fp8-scaling-recipes#0': fp8MaxFinite('e4m3'),
   'fsdp-float8-all-gather#0': 7e9 * fp8Bytes,
+  'gradient-sync-bandwidth-wall#0': syncBf16!.seconds,
   'compression-vs-local-sgd#0': hookWireBytes(7e9, 16, 'fp32') / localSgdEvery,
 };
 
@@ -53,5 +59,14 @@ export const CH10_QUOTED: Record<string, string[]> = {
   'compression-vs-local-sgd': [
     `that is ${gb(hookWireBytes(7e9, 16, 'fp32'))} per average`,
     `**${gb(hookWireBytes(7e9, 16, 'fp32') / localSgdEvery)}** per step`,
+  ],
+  'gradient-sync-bandwidth-wall': [
+    `about ${syncFp32!.seconds.toFixed(2)} s for the fp32 all-reduce`,
+    `gives ${syncFp32!.seconds.toFixed(2)} s for the ${gb(syncFp32!.bytes)} fp32 all-reduce`,
+    `**${syncFp32!.seconds.toFixed(2)} s** per all-reduce`,
+    `about ${syncBf16!.seconds.toFixed(2)} s.`,
+    `${gb(syncBf16!.bytes)}, **${syncBf16!.seconds.toFixed(2)} s**`,
+    `the same ${syncFp32!.seconds.toFixed(2)} s once every eight steps, about ${syncLocal!.seconds.toFixed(1)} s per step`,
+    `one ${(nicBandwidth / 1e9).toFixed(1)} GB/s\nNIC`,
   ],
 };

@@ -76,6 +76,24 @@ export const PRIMARY_SOURCES_10: PrimaryCitation[] = [
     url: 'https://github.com/NVIDIA/TransformerEngine/blob/main/transformer_engine/common/recipe/__init__.py',
   },
   {
+    claim:
+      "torchao tensorwise scaling: scale = finfo(float8).max / clamp(amax, min=EPS = 1e-12), computed in float64 and stored as float32 (amax_to_scale); the cast clamps to ±max before converting, because PyTorch's own float8 casts do not saturate (to_fp8_saturated, whose docstring names delayed scaling's stale amax as the case)",
+    chapter: C10,
+    anchor: 'fp8-in-the-data-parallel-loop',
+    source:
+      'pytorch/ao, torchao/float8/float8_utils.py, EPS, amax_to_scale, tensor_to_amax (reduce_amax all-reduces with MAX), to_fp8_saturated',
+    url: 'https://github.com/pytorch/ao/blob/main/torchao/float8/float8_utils.py',
+  },
+  {
+    claim:
+      'MXFP8 scale: 32-value blocks, X = largest power of two ≤ amax divided by the largest power of two of the element format (2^8 for E4M3, 2^15 for E5M2), stored as E8M0 (bias 127); elements cast saturated; torchao\'s to_mx defaults to this FLOOR mode ("the minimally supported version" of OCP MX v1.0 §6.3)',
+    chapter: C10,
+    anchor: 'fp8-in-the-data-parallel-loop',
+    source:
+      'OCP Microscaling Formats (MX) Specification v1.0, §5.4.1 (E8M0) and §6.3 (conversion); pytorch/ao, torchao/prototype/mx_formats/mx_tensor.py, to_mx (ScaleCalculationMode.FLOOR: scale_e8m0_unbiased = extracted_pow2 − target_max_pow2) and constants.py (F8E4M3_MAX_POW2 = 8)',
+    url: 'https://github.com/pytorch/ao/blob/main/torchao/prototype/mx_formats/mx_tensor.py',
+  },
+  {
     claim: 'E4M3 largest finite 448, E5M2 57344 (computed by fp8MaxFinite)',
     chapter: C10,
     anchor: 'fp8-in-the-data-parallel-loop',

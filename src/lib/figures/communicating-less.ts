@@ -139,3 +139,6 @@ export function hpzSecondaryShardBytes(
 ): number {
   return (params * bytesPerParam) / gpusPerNode;
 }
+
+/** The FP8 all-gather playground's settings (10-fp8-all-gather.ts; a test pins the program to them). */
+export const FP8_RUN = { block: MXFP8_BLOCK, steps: 4, shard: 4096 } as const;

@@ -1,7 +1,11 @@
 /** Chapter 10's prose describes its playgrounds' settings; these checks keep the two in step. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { LOCAL_SGD_RUN } from '../../../src/lib/figures/communicating-less.ts';
+import {
+  FP8_RUN,
+  fp8MaxFinite,
+  LOCAL_SGD_RUN,
+} from '../../../src/lib/figures/communicating-less.ts';
 import { powerSgdCompression } from '../../../src/lib/figures/mixed-precision.ts';
 import { rawEmbeds, readProgram } from '../../playground-manifest.ts';
 
@@ -45,5 +49,20 @@ describe('chapter 10’s playgrounds run what its prose says', () => {
     expect(readProgram(p)).toContain(
       `tokensPerStep: ${LOCAL_SGD_RUN.tokensPerGpu.toLocaleString('en').replace(/,/g, '_')} * N`,
     );
+  });
+
+  it('the FP8 playground: 32-value blocks, the steps the prose names, E4M3 448 and E5M2 57344, charged as 7e9 parameters', () => {
+    const p = '10-fp8-all-gather.ts';
+    expect([constant(p, 'shard'), constant(p, 'block'), constant(p, 'steps')]).toEqual([
+      FP8_RUN.shard,
+      FP8_RUN.block,
+      FP8_RUN.steps,
+    ]);
+    expect(readProgram(p)).toContain(`max: ${fp8MaxFinite('e4m3')} }`);
+    expect(readProgram(p)).toContain(`max: ${fp8MaxFinite('e5m2')} }`);
+    expect(readProgram(p)).toContain('params: 7e9, tokensPerStep: 1, bytesPerElement: 4');
+    // MXFP8's scale exponent: ⌊log2 amax⌋ − 8, 8 being E4M3's largest exponent (448 = 1.75 · 2^8).
+    expect(readProgram(p)).toContain('Math.floor(Math.log2(amax)) - 8');
+    expect(Math.floor(Math.log2(fp8MaxFinite('e4m3')))).toBe(8);
   });
 });

@@ -227,6 +227,15 @@ export const TWIN_CASES: TwinCase[] = [
     timing: /[\d.]+ ms|(?<=hpZ's backward gather is faster: )\w+/g,
   },
   {
+    playground: '10-fp8-all-gather.ts',
+    abs: 1e-3,
+    rel: 0,
+    why: `not run here; where it runs, the same casts on both sides (round to nearest even after a clamp to ±max), errors printed to 2 significant digits and worst blocks to 2 places; the amax all-reduce's bytes are counted differently on each side (the verdicts exclude them); ${MEASURED}`,
+    timing: /[\d.]+ ms|\d+ bytes \([\d.]+× fp32\)/g,
+    staticOnly:
+      'PyTorch 1.13 has no float8 dtype: torch.float8_e4m3fn and torch.float8_e5m2 exist from 2.1',
+  },
+  {
     playground: '10-local-sgd.ts',
     abs: 1e-3,
     rel: 0,

@@ -125,6 +125,7 @@ describe('PyTorch twins: one per playground, byte-compiled, names from the curre
       '06-fsdp-prefetch.py',
       '06-fsdp-units.py',
       '09-reshard-checkpoint.py',
+      '10-fp8-all-gather.py',
     ]);
     // src/lib/playground/twin-source.ts shows this line on the page as the twin's requirement.
     const requirement = /^(Needs CUDA GPUs:.*|On CPUs \(Gloo\) it needs.*)$/m;

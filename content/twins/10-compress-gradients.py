@@ -1,5 +1,5 @@
 """PyTorch twin of 10-compress-gradients.ts: one gradient all-reduced exactly, as DDP's bf16_compress_hook sends it,
-and as powerSGD_hook sends it; then 30 SGD steps with PowerSGD at rank 1, with and without error feedback.
+and as powerSGD_hook sends it; then 12 SGD steps with PowerSGD at rank 1, with and without error feedback.
 
 In a real job each of these is one line on a DDP model (torch.distributed.algorithms.ddp_comm_hooks):
     model.register_comm_hook(None, default_hooks.bf16_compress_hook)
@@ -24,7 +24,7 @@ import torch.distributed as dist
 from ranks_twin import say_clock, exponential, finish, fixed, js_str, random_normal, say, start, wall_clock
 
 rank, world, device = start()
-N, n, m, rows, steps, lr = world, 256, 128, 32, 30, 0.1
+N, n, m, rows, steps, lr = world, 256, 128, 32, 12, 0.1
 X = random_normal([rows, n], 0, 1, seed=10 + rank).to(device)
 Y = random_normal([rows, m], 0, 1, seed=20 + rank).to(device)
 W0 = random_normal([n, m], 0, 0.05, seed=1).to(device)

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { PYTHON } from '../../reference/python.ts';
 import { compareLines, TWIN_CASES } from './twin-cases.ts';
+import { TWIN_WORLDS } from '../playgrounds/playground-cases.ts';
 import { PYTORCH_API, pytorchNamesIn } from './pytorch-api.ts';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -114,6 +115,14 @@ describe('PyTorch twins: one per playground, byte-compiled, names from the curre
       'torch.distributed.fsdp.FSDPModule',
       'torch.distributed.fsdp.fully_shard',
     ]);
+  });
+
+  it('a twin compared at fewer world sizes names only sizes the runs have, and says why', () => {
+    for (const c of TWIN_CASES.filter((t) => t.worlds)) {
+      expect(c.worlds!.length, c.playground).toBeGreaterThan(0);
+      for (const w of c.worlds!) expect(TWIN_WORLDS, c.playground).toContain(w);
+      expect(c.why, c.playground).toMatch(/ranks only/);
+    }
   });
 
   it('twins CI cannot run say what they need where the page reads it, and only those are left out of the runs', () => {

@@ -1,25 +1,33 @@
 """PyTorch twin of 10-compress-gradients.ts: one gradient all-reduced exactly, as DDP's bf16_compress_hook sends it,
 and as powerSGD_hook sends it; then 12 SGD steps with PowerSGD at rank 1, with and without error feedback.
 
-In a real job each of these is one line on a DDP model (torch.distributed.algorithms.ddp_comm_hooks):
+The compressed all-reduces are PyTorch's own hooks (torch.distributed.algorithms.ddp_comm_hooks) registered on a DDP
+model whose one parameter is the playground's 256 × 128 weight, so the hooks see the same gradient matrix:
+    model.register_comm_hook(state, powerSGD_hook)     # PowerSGDState(..., warm_start=True, start_powerSGD_iter=2)
     model.register_comm_hook(None, default_hooks.bf16_compress_hook)
-    model.register_comm_hook(PowerSGDState(None, matrix_approximation_rank=1, start_powerSGD_iter=2), powerSGD_hook)
-This twin writes out what those hooks do (default_hooks.py: cast to bf16, div_(world_size), all_reduce, cast back;
-powerSGD_hook.py: P = MQ, all-reduce P, _orthogonalize, Q = MᵀP, all-reduce Q, div_(world_size), M ≈ PQᵀ, the error
-kept as input_tensor_cp − input_tensor) with explicit collectives, so the bytes on the wire can be counted; the bf16
-values travel two to an int32, as the playground sends them. The hook's random Q comes from torch.randn under
-state.rng's seed; here it is the playground's tf.randomNormal with the same seed, so both start from the same Q.
-Byte counts are what NCCL's ring sends per rank, 2(N − 1)/N of the tensor, as the playground's runtime counts them.
+PowerSGDState needs start_powerSGD_iter ≥ 2 with warm start or error feedback, so each model runs two plain backward
+passes first (thrown away); then its Q memory is filled with the playground's tf.randomNormal Q (same seed), which the
+hook orthogonalizes as warm start does, so both sides compress with the same Q (powerSGD_hook.py: q_memory_dict,
+need_randomize_qs). Training updates W with the gradient the hook leaves in W.grad.
+bf16_compress_hook needs CUDA 11+ and NCCL 2.10+ in PyTorch 1.13 (DDP._check_comm_hook refuses it on Gloo); where it
+cannot be registered the twin runs its arithmetic written out (cast to bf16, div_(world_size), all-reduce in bf16,
+cast back), the bf16 values travelling two to an int32 as the playground sends them. fp16_compress_hook runs on Gloo
+too; the playground has no fp16 (JavaScript has no fp16 rounding it can count on), so it is not printed.
+Byte counts are what NCCL's ring sends per rank, 2(N − 1)/N of each all-reduced tensor, as the playground's runtime
+counts them (P and Q for PowerSGD), computed from the tensors' sizes.
 
 Times: on its page the playground times a simulated cluster (virtual time, two 100 GbE nodes of two A100s, each
 collective charged as a 1e9-parameter model of such matrices). This twin measures the machine it runs on: wall time
 with time.perf_counter() after dist.barrier().
 
 Run: torchrun --nproc_per_node=4 10-compress-gradients.py   (ranks_twin.py next to this file)
-Runs on PyTorch 1.13 (CI's) and newer, Gloo or NCCL: it needs only all_reduce, all_gather, isend/recv and Tensor.view(dtype).
+On CPUs (Gloo) it needs PyTorch 1.13 or newer; bf16_compress_hook itself runs only on CUDA GPUs with NCCL 2.10+.
 """
 import torch
 import torch.distributed as dist
+from torch.distributed.algorithms.ddp_comm_hooks import default_hooks
+from torch.distributed.algorithms.ddp_comm_hooks.powerSGD_hook import PowerSGDState, powerSGD_hook
+from torch.nn.parallel import DistributedDataParallel
 
 from ranks_twin import say_clock, exponential, finish, fixed, js_str, random_normal, say, start, wall_clock
 
@@ -80,31 +88,60 @@ def bf16_all_reduce(g):
     return out, 2 * (N - 1) * chunk * 2
 
 
-def orthogonalize(p):
-    """powerSGD_hook.py's _orthogonalize: Gram–Schmidt on the columns, epsilon 1e-8."""
-    p = p.clone()
-    for i in range(p.shape[1]):
-        col = p[:, i:i + 1]
-        col /= col.norm() + 1e-8
-        if i + 1 < p.shape[1]:
-            rest = p[:, i + 1:]
-            rest -= (col * rest).sum(dim=0) * col
-    return p
+class Layer(torch.nn.Module):
+    """The playground's one weight: loss = mean((XW − Y)²), whose gradient is gradient(W)."""
+
+    def __init__(self, W):
+        super().__init__()
+        self.W = torch.nn.Parameter(W.clone())
+
+    def forward(self, x):
+        return x @ self.W
 
 
-def power_sgd_all_reduce(g, s, seed):
-    M = g + s["error"] if s["feedback"] and s["error"] is not None else g.clone()
-    q0 = s["q"] if s["q"] is not None else random_normal([m, s["rank"]], 0, 1, seed=seed).to(device)
-    q = orthogonalize(q0)
-    p, bytes_p = all_reduce(M @ q)
-    p = orthogonalize(p)
-    q_new, bytes_q = all_reduce(M.t() @ p)
-    q_new = q_new / N
-    approx = p @ q_new.t()
-    if s["feedback"]:
-        s["error"] = M - approx
-    s["q"] = q_new
-    return approx, bytes_p + bytes_q
+def ddp(W, hook, state):
+    model = DistributedDataParallel(Layer(W).to(device), device_ids=[device.index] if device.type == "cuda" else None)
+    model.register_comm_hook(state, hook)
+    return model
+
+
+def hooked_gradient(model):
+    """One backward through DDP: the gradient its hook all-reduced (averaged), as DDP leaves it in W.grad."""
+    model.module.W.grad = None
+    (model(X) - Y).square().mean().backward()
+    return model.module.W.grad.detach().clone()
+
+
+def power_sgd_model(W, r, feedback, seed):
+    """DDP with powerSGD_hook at rank r, past its two plain iterations, its Q the playground's (seed)."""
+    state = PowerSGDState(
+        process_group=None,
+        matrix_approximation_rank=r,
+        start_powerSGD_iter=2,
+        use_error_feedback=feedback,
+        warm_start=True,
+        orthogonalization_epsilon=1e-8,
+    )
+    model = ddp(W, powerSGD_hook, state)
+    for _ in range(2):
+        hooked_gradient(model)
+    state.p_memory_dict[0] = torch.empty(n * r, device=device)
+    state.q_memory_dict[0] = random_normal([m, r], 0, 1, seed=seed).reshape(-1).to(device)
+    return model
+
+
+def power_sgd_bytes(r):
+    """P (n × r) and Q (m × r) all-reduced in fp32."""
+    return ring_bytes(torch.empty(n * r)) + ring_bytes(torch.empty(m * r))
+
+
+def bf16_hooked():
+    """bf16_compress_hook on DDP where PyTorch allows it (CUDA, NCCL 2.10+), else None."""
+    try:
+        model = ddp(W0, default_hooks.bf16_compress_hook, None)
+    except TypeError:
+        return None
+    return hooked_gradient(model).reshape(n, m), 2 * (N - 1) * (n * m // N) * 2
 
 
 def measure(f):
@@ -121,10 +158,9 @@ def ms(s):
 # 1. One gradient, three ways.
 G = gradient(W0)
 exact, exact_bytes, exact_s = measure(lambda: (lambda o: (o[0] / N, o[1]))(all_reduce(G)))
-bf16, bf16_bytes, bf16_s = measure(lambda: bf16_all_reduce(G))
-psgd, psgd_bytes, psgd_s = measure(
-    lambda: power_sgd_all_reduce(G, {"rank": 4, "feedback": False, "q": None, "error": None}, 7)
-)
+bf16, bf16_bytes, bf16_s = measure(lambda: bf16_hooked() or bf16_all_reduce(G))
+psgd_model = power_sgd_model(W0, 4, False, 7)
+psgd, psgd_bytes, psgd_s = measure(lambda: (hooked_gradient(psgd_model), power_sgd_bytes(4)))
 bf16_error, psgd_error = rel_error(bf16, exact), rel_error(psgd, exact)
 if rank == 0:
     say_clock()
@@ -138,13 +174,16 @@ say(f"PowerSGD rank 4 sends (n + m)·r = {(n + m) * 4} numbers for {n * m}: {js_
 
 # 2. Training: every step's gradient all-reduced exactly, or by PowerSGD rank 1 with and without error feedback.
 def train(mode):
-    s = {"rank": 1, "feedback": mode == "feedback", "q": None, "error": None}
     W = W0.clone()
+    model = None if mode == "exact" else power_sgd_model(W0, 1, mode == "feedback", 100)
     for step in range(steps):
-        g = gradient(W)
-        avg = all_reduce(g)[0] / N if mode == "exact" else power_sgd_all_reduce(g, s, 100 + step)[0]
-        W = W - avg * lr
-    return W
+        if model is None:
+            W = W - all_reduce(gradient(W))[0] / N * lr
+        else:
+            g = hooked_gradient(model)
+            with torch.no_grad():
+                model.module.W.sub_(g * lr)
+    return W if model is None else model.module.W.detach().clone()
 
 
 w_exact, w_no, w_ef = train("exact"), train("no-feedback"), train("feedback")

@@ -224,7 +224,7 @@ export const TWIN_CASES: TwinCase[] = [
     playground: '10-compress-gradients.ts',
     abs: 1e-3,
     rel: 0,
-    why: 'errors and distances printed to 3 places (bf16 error to 2 digits), losses to 4, after 12 float32 SGD steps on both sides (equal digit for digit in every run so far); byte counts are exact; times are wall-clock facts, not compared; run at 2 ranks only (the hooks do the same per rank at any world, and 4 ranks doubles its time on CI)',
+    why: 'errors and distances printed to 3 places (bf16 error to 2 digits), losses to 4, after 12 float32 SGD steps on both sides (equal digit for digit in every run so far); byte counts are exact; PowerSGD runs through PyTorch’s powerSGD_hook on a DDP model (its Q memory set to the playground’s Q), bf16 through the hook’s arithmetic written out, since 1.13 refuses bf16_compress_hook on Gloo; times are wall-clock facts, not compared; run at 2 ranks only (the hooks do the same per rank at any world, and 4 ranks doubles its time on CI)',
     timing: /[\d.]+ ms/g,
     worlds: [2],
   },

@@ -48,7 +48,10 @@ export const TWIN_WORLDS: readonly number[] = [2, 4];
  * Whether twin-runs.test.ts already runs this embed's program as its page does (same ranks and backend, real time)
  * and checks the page's lines there: then the chapter test leaves it to that run instead of running it again.
  */
-export function runByTwin(p: Embed, twins: readonly { playground: string; backend?: string }[]) {
+export function runByTwin(
+  p: Embed,
+  twins: readonly { playground: string; backend?: string; worlds?: readonly number[] }[],
+) {
   const twin = twins.find((c) => c.playground === p.src);
   // RANKS_TWINS (twin-runs.test.ts) narrows the twins run to a few while one is being written.
   const only = process.env.RANKS_TWINS?.split(',').filter(Boolean);
@@ -56,7 +59,7 @@ export function runByTwin(p: Embed, twins: readonly { playground: string; backen
     twin !== undefined &&
     (!only || only.includes(p.src)) &&
     !WALL_CLOCK_PLAYGROUNDS.includes(p.src) &&
-    TWIN_WORLDS.includes(p.world) &&
+    (twin.worlds ?? TWIN_WORLDS).includes(p.world) &&
     !p.cluster &&
     (twin.backend ?? 'cpu') === backendOf(p.src)
   );

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseQuantity } from '../../../src/lib/questions/quantity-grader';
+import { CH10_ANSWERS, CH10_QUOTED } from './chapter-10-answers';
 import { questionSchema } from '../../../src/lib/content-schemas';
 import { busBandwidthFactor } from '../../../src/lib/figures/all-reduce-time';
 import {
@@ -274,6 +275,7 @@ const ANSWERS: Record<string, number> = {
   'all-to-all-across-nodes#1': a2aNodeBytes / nodeNetworkBandwidth(node16),
   'point-to-point-deadlock#0': 16 * 15,
   'micro-batch-memory-lever#0': microLayer(4),
+  ...CH10_ANSWERS,
 };
 
 /** Figures each card quotes (in its prompts or model answer), formatted from the computed values. */
@@ -523,6 +525,7 @@ const QUOTED: Record<string, string[]> = {
     `(${gb(mem7('zero2', 'fp32-weights'))} + 30 GB = ${gb(mem7('zero2', 'fp32-weights') + 30e9, 0)})`,
     `${commVolumePsi('zero1', 'zero-redundancy-optimizer')}\\Psi$ with \`ZeroRedundancyOptimizer\``,
   ],
+  ...CH10_QUOTED,
 };
 
 describe('numbers in the cards', () => {

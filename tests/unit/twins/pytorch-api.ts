@@ -119,6 +119,15 @@ export const PYTORCH_API: { names: string[]; source: string }[] = [
       'torch/nn/parallel/distributed.py (DistributedDataParallel(module, device_ids, broadcast_buffers, …, bucket_cap_mb, 25 MiB by default); no_sync() context manager skips the gradient all-reduce), torch/utils/data/distributed.py',
   },
   {
+    names: [
+      'torch.distributed.algorithms.ddp_comm_hooks.default_hooks',
+      'torch.distributed.algorithms.ddp_comm_hooks.powerSGD_hook.PowerSGDState',
+      'torch.distributed.algorithms.ddp_comm_hooks.powerSGD_hook.powerSGD_hook',
+    ],
+    source:
+      'torch/distributed/algorithms/ddp_comm_hooks/default_hooks.py (fp16_compress_hook, bf16_compress_hook), powerSGD_hook.py (PowerSGDState(process_group, matrix_approximation_rank, start_powerSGD_iter, …, use_error_feedback, warm_start, orthogonalization_epsilon), powerSGD_hook(state, bucket); p_memory_dict / q_memory_dict reused under warm start); read in PyTorch 1.13 and main. 1.13 refuses bf16_compress_hook without CUDA 11+ and NCCL 2.10+ (torch/nn/parallel/distributed.py, _check_comm_hook)',
+  },
+  {
     names: ['FSDPModule.set_force_sum_reduction_for_comms'],
     source:
       'torch/distributed/fsdp/_fully_shard/_fully_shard.py @ 0257dd1c405a7e3a8779e6c88eef5c8c9cea1620 (set_force_sum_reduction_for_comms(enable) sets its own param groups only, not submodules; added by pytorch/pytorch#155915); _fsdp_collectives.py @ 010ae4a89516fa3be548ab16dff711414ec12d0b (_get_gradient_divide_factors: fp32 grads reduce-scatter with ReduceOp.AVG unless forced to SUM, then post-divided by the world size); Gloo AVG reported wrong in pytorch/pytorch#162338 (open)',

@@ -21,6 +21,11 @@ export interface TwinCase {
   unavailable?: { spans: RegExp; why: string };
   /** tfjs backend of the playground's run: 'wasm' for the transformer blocks of chapter 7, several times faster than 'cpu'. */
   backend?: 'cpu' | 'wasm';
+  /**
+   * World sizes twin-runs.test.ts compares this twin at, when not every one of TWIN_WORLDS (2 and 4): a twin whose
+   * lesson one world size shows runs once, to keep CI's timed suite short. Say why in `why`.
+   */
+  worlds?: readonly number[];
 }
 
 const EXACT = { abs: 0, rel: 0 };
@@ -28,6 +33,9 @@ const INTEGERS = 'integer-valued data: collectives are exact';
 /** The time playgrounds' pages run on a simulated cluster; CI runs them in real time, like their twins. */
 const MEASURED =
   'times, their ratios and the verdicts drawn from them are wall-clock facts on each side (the page shows virtual time on a simulated cluster, the twin measures its machine), not compared';
+
+/** The world sizes a twin is compared at: its own `worlds`, else every one of `all` (TWIN_WORLDS). */
+export const twinWorlds = (c: Pick<TwinCase, 'worlds'>, all: readonly number[]) => c.worlds ?? all;
 
 export const TWIN_CASES: TwinCase[] = [
   {
@@ -211,6 +219,39 @@ export const TWIN_CASES: TwinCase[] = [
     why: "not run here; where it runs, the saved files, the element ranges each rank reads and the verdict are exact (DCP's plan on both sides' shard boundaries, torch.chunk's as the playground's)",
     staticOnly:
       'PyTorch 1.13 has no torch.distributed.checkpoint (DCP) and no public DTensor: written against 2.6',
+  },
+  {
+    playground: '10-compress-gradients.ts',
+    abs: 1e-3,
+    rel: 0,
+    why: 'errors and distances printed to 3 places (bf16 error to 2 digits), losses to 4, after 12 float32 SGD steps on both sides (equal digit for digit in every run so far); byte counts are exact; PowerSGD runs through PyTorch’s powerSGD_hook on a DDP model (its Q memory set to the playground’s Q), bf16 through the hook’s arithmetic written out, since 1.13 refuses bf16_compress_hook on Gloo; times are wall-clock facts, not compared; run at 2 ranks only (the hooks do the same per rank at any world, and 4 ranks doubles its time on CI)',
+    timing: /[\d.]+ ms/g,
+    worlds: [2],
+  },
+  {
+    playground: '10-quantized-all-gather.ts',
+    abs: 0,
+    rel: 0.06,
+    why: `the same float32 quantization on both sides (round half to even in tf.round and torch.round); errors printed to 2 significant digits and their ratio to 1 place, equal digit for digit so far, but a norm summed in another order may move a last digit (6 %); ${MEASURED}; run at 4 ranks only, as on its page (at 2 ranks hpZ's node is the whole world)`,
+    timing: /[\d.]+ ms|(?<=hpZ's backward gather is faster: )\w+/g,
+    worlds: [4],
+  },
+  {
+    playground: '10-fp8-all-gather.ts',
+    abs: 1e-3,
+    rel: 0,
+    why: `not run here; where it runs, the same casts on both sides (round to nearest even after a clamp to ±max), errors printed to 2 significant digits and worst blocks to 2 places; the amax all-reduce's bytes are counted differently on each side (the verdicts exclude them); ${MEASURED}`,
+    timing: /[\d.]+ ms|\d+ bytes \([\d.]+× fp32\)/g,
+    staticOnly:
+      'PyTorch 1.13 has no float8 dtype: torch.float8_e4m3fn and torch.float8_e5m2 exist from 2.1',
+  },
+  {
+    playground: '10-local-sgd.ts',
+    abs: 1e-3,
+    rel: 0,
+    why: `losses printed to 3 places after 48 float32 SGD steps on both sides (equal digit for digit so far); byte counts and their ratios are exact; ${MEASURED}; run at 2 ranks only (averaging every H steps is the same code at any world)`,
+    timing: /[\d.]+ ms|(?<=synchronizing every \d+ steps is faster: )\w+/g,
+    worlds: [2],
   },
   { playground: 'lab-all-gather.ts', ...EXACT, why: INTEGERS },
   { playground: 'lab-all-reduce.ts', ...EXACT, why: INTEGERS },

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { PYTHON } from '../../reference/python.ts';
 import { compareLines, TWIN_CASES } from './twin-cases.ts';
+import { TWIN_WORLDS } from '../playgrounds/playground-cases.ts';
 import { PYTORCH_API, pytorchNamesIn } from './pytorch-api.ts';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -116,6 +117,14 @@ describe('PyTorch twins: one per playground, byte-compiled, names from the curre
     ]);
   });
 
+  it('a twin compared at fewer world sizes names only sizes the runs have, and says why', () => {
+    for (const c of TWIN_CASES.filter((t) => t.worlds)) {
+      expect(c.worlds!.length, c.playground).toBeGreaterThan(0);
+      for (const w of c.worlds!) expect(TWIN_WORLDS, c.playground).toContain(w);
+      expect(c.why, c.playground).toMatch(/ranks only/);
+    }
+  });
+
   it('twins CI cannot run say what they need where the page reads it, and only those are left out of the runs', () => {
     const staticOnly = TWIN_CASES.filter((c) => c.staticOnly)
       .map((c) => c.playground.replace(/\.ts$/, '.py'))
@@ -125,6 +134,7 @@ describe('PyTorch twins: one per playground, byte-compiled, names from the curre
       '06-fsdp-prefetch.py',
       '06-fsdp-units.py',
       '09-reshard-checkpoint.py',
+      '10-fp8-all-gather.py',
     ]);
     // src/lib/playground/twin-source.ts shows this line on the page as the twin's requirement.
     const requirement = /^(Needs CUDA GPUs:.*|On CPUs \(Gloo\) it needs.*)$/m;

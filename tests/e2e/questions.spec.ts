@@ -96,6 +96,7 @@ test.describe('interview questions', () => {
     'sharded-grad-scaler',
     'code-scaled-learning-rate',
     'code-clip-sharded-gradients',
+    'code-quantized-all-gather',
   ]) {
     test(`${id}: the starter fails with a per-rank reason, the revealed solution passes in the browser`, async ({
       page,

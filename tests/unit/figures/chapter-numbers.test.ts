@@ -14,6 +14,7 @@ const CHAPTERS = [
   '07-activations-and-precision.mdx',
   '08-batch-size-and-learning-rate.mdx',
   '09-operating-at-scale.mdx',
+  '10-communicating-less.mdx',
 ];
 const dir = join(process.cwd(), 'content', 'chapters');
 

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseQuantity } from '../../../src/lib/questions/quantity-grader';
+import { CH10_ANSWERS, CH10_QUOTED } from './chapter-10-answers';
 import { questionSchema } from '../../../src/lib/content-schemas';
 import { busBandwidthFactor } from '../../../src/lib/figures/all-reduce-time';
 import {
@@ -211,6 +212,7 @@ const ANSWERS: Record<string, number> = {
   'sharded-checkpoint-resharding#0': reshardReads(1001, 4, 2, 1).length,
   'elastic-restarts-failures#0': llama3FailureRates().jobMtbfHours * 3600,
   'local-sgd-diloco#0': localSgdCommReduction(DILOCO.innerSteps),
+  ...CH10_ANSWERS,
 };
 
 /** Figures each card quotes (in its prompts or model answer), formatted from the computed values. */
@@ -435,6 +437,7 @@ const QUOTED: Record<string, string[]> = {
     `(${gb(mem7('zero2', 'fp32-weights'))} + 30 GB = ${gb(mem7('zero2', 'fp32-weights') + 30e9, 0)})`,
     `${commVolumePsi('zero1', 'zero-redundancy-optimizer')}\\Psi$ with \`ZeroRedundancyOptimizer\``,
   ],
+  ...CH10_QUOTED,
 };
 
 describe('numbers in the cards', () => {

@@ -4,7 +4,7 @@ import GithubSlugger from 'github-slugger';
 import { describe, expect, it } from 'vitest';
 import { PRIMARY_SOURCES } from '../../../src/lib/source-map';
 
-const PRIMARY_CITATIONS = PRIMARY_SOURCES.filter((c) => /^0[789]-/.test(c.chapter));
+const PRIMARY_CITATIONS = PRIMARY_SOURCES.filter((c) => /^(0[789]|10)-/.test(c.chapter));
 
 const dir = join(process.cwd(), 'content', 'chapters');
 function headingIds(file: string): string[] {
@@ -15,7 +15,7 @@ function headingIds(file: string): string[] {
   );
 }
 
-describe('primary citations of chapters 7–9', () => {
+describe('primary citations of chapters 7–10', () => {
   it.each(PRIMARY_CITATIONS.map((c) => [c.claim, c.chapter, c.anchor] as const))(
     '"%s" → %s#%s exists',
     (_, chapter, anchor) => {
@@ -57,6 +57,16 @@ describe('primary citations of chapters 7–9', () => {
           'elastic-launch-and-restarts',
           'stragglers-and-failures-at-thousands-of-gpus',
           'low-communication-data-parallelism',
+        ],
+      ],
+      [
+        '10-communicating-less.mdx',
+        [
+          'when-bandwidth-is-the-wall',
+          'compressing-gradients-ddps-communication-hooks',
+          'zero-quantized-and-hierarchical-zero-3',
+          'fp8-in-the-data-parallel-loop',
+          'local-sgd-and-diloco',
         ],
       ],
     ] as const)

@@ -212,6 +212,27 @@ export const TWIN_CASES: TwinCase[] = [
     staticOnly:
       'PyTorch 1.13 has no torch.distributed.checkpoint (DCP) and no public DTensor: written against 2.6',
   },
+  {
+    playground: '10-compress-gradients.ts',
+    abs: 1e-3,
+    rel: 0,
+    why: 'errors and distances printed to 3 places (bf16 error to 2 digits), losses to 4, after 30 float32 SGD steps on both sides (equal digit for digit in every run so far); byte counts are exact; times are wall-clock facts, not compared',
+    timing: /[\d.]+ ms/g,
+  },
+  {
+    playground: '10-quantized-all-gather.ts',
+    abs: 0,
+    rel: 0.06,
+    why: `the same float32 quantization on both sides (round half to even in tf.round and torch.round); errors printed to 2 significant digits and their ratio to 1 place, equal digit for digit so far, but a norm summed in another order may move a last digit (6 %); ${MEASURED}`,
+    timing: /[\d.]+ ms|(?<=hpZ's backward gather is faster: )\w+/g,
+  },
+  {
+    playground: '10-local-sgd.ts',
+    abs: 1e-3,
+    rel: 0,
+    why: `losses printed to 3 places after 48 float32 SGD steps on both sides (equal digit for digit so far); byte counts and their ratios are exact; ${MEASURED}`,
+    timing: /[\d.]+ ms|(?<=synchronizing every \d+ steps is faster: )\w+/g,
+  },
   { playground: 'lab-all-gather.ts', ...EXACT, why: INTEGERS },
   { playground: 'lab-all-reduce.ts', ...EXACT, why: INTEGERS },
   {

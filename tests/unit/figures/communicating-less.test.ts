@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import {
+  deepspeedQwzGroups,
+  gradientSyncRows,
+  MXFP8_BLOCK,
+  powerSgdLayer,
+  WIRE,
+  wireBytesPerValue,
+  zeroPlusPlusVolume,
+} from '../../../src/lib/figures/communicating-less';
+
+describe('chapter 10: bytes on the wire', () => {
+  it('ZeRO++ cuts ZeRO-3’s cross-node volume from 3M to 0.75M, 4× (Wang et al. 2023, abstract)', () => {
+    const v = zeroPlusPlusVolume();
+    expect(v.zero3.total).toBe(3);
+    expect(v.zeroPp).toEqual({ forward: 0.5, backward: 0, gradients: 0.25, total: 0.75 });
+    expect(v.reduction).toBe(4);
+  });
+
+  it('DeepSpeed’s CUDAQuantizer group choice, as partition_parameters.py computes it', () => {
+    // A 4096×4096 weight: ⌈2^24 / 8000⌉ = 2098 groups, stepped up to 4096 (the first with 8·groups dividing 2^24).
+    expect(deepspeedQwzGroups(4096 * 4096)).toEqual({ groups: 4096, groupSize: 4096 });
+    expect(WIRE.int8Qwz.group).toBe(deepspeedQwzGroups(4096 * 4096).groupSize);
+    // Groups stay under its 16k assertion for other shapes too.
+    for (const numel of [4096 * 11008, 8192 * 8192, 1024 * 1024, 5120 * 13824])
+      expect(deepspeedQwzGroups(numel).groupSize).toBeLessThan(16000);
+  });
+
+  it('bytes per value: int8 with fp32 group scales, MXFP8 with E8M0 block scales', () => {
+    expect(wireBytesPerValue(WIRE.fp32)).toBe(4);
+    expect(wireBytesPerValue(WIRE.bf16)).toBe(2);
+    expect(wireBytesPerValue(WIRE.int8Qwz)).toBeCloseTo(1 + 4 / 4096, 12);
+    expect(MXFP8_BLOCK).toBe(32);
+    expect(wireBytesPerValue(WIRE.mxfp8)).toBe(1 + 1 / 32);
+  });
+
+  it('PowerSGD on a 4096² layer: 2048× at rank 1, 512× at rank 4; error feedback holds one fp32 gradient', () => {
+    expect(powerSgdLayer(4096, 4096, 1).ratio).toBe(2048);
+    expect(powerSgdLayer(4096, 4096, 4).ratio).toBe(512);
+    expect(powerSgdLayer(256, 128, 4).ratio).toBeCloseTo(32768 / 1536, 12);
+    expect(powerSgdLayer(4096, 4096, 4).errorFeedbackBytes).toBe(4096 * 4096 * 4);
+  });
+
+  it('a 7B gradient sync on two 100 GbE nodes: bf16 halves the time, PowerSGD and local SGD cut it further', () => {
+    const [fp32, bf16, psgd, local] = gradientSyncRows();
+    expect(bf16!.seconds / fp32!.seconds).toBeGreaterThan(0.45);
+    expect(bf16!.seconds / fp32!.seconds).toBeLessThan(0.55);
+    expect(psgd!.seconds).toBeLessThan(bf16!.seconds / 100);
+    expect(local!.seconds).toBeCloseTo(fp32!.seconds / 8, 12);
+  });
+});
+
+describe('chapter 10: FP8', () => {
+  it('E4M3 tops out at 448 and E5M2 at 57344 (Micikevicius et al. 2022, Table 1)', async () => {
+    const { fp8MaxFinite } = await import('../../../src/lib/figures/communicating-less');
+    expect(fp8MaxFinite('e4m3')).toBe(448);
+    expect(fp8MaxFinite('e5m2')).toBe(57344);
+  });
+});

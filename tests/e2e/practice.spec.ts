@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { expectAxeCleanInBothThemesHere } from './helpers/axe-both-themes';
+import { expectAxeClean, expectAxeCleanInBothThemesHere } from './helpers/axe-both-themes';
 import { openEditor, setCode } from './editor';
 import { LEVEL_DIFFICULTIES } from '../../src/lib/questions/mock-interview';
 
@@ -151,5 +151,21 @@ test.describe('practice that comes back', () => {
     await expect(step.locator('[data-feedback]')).toHaveText('Correct.');
     await expect(step.locator('details')).toHaveAttribute('open', '');
     await expectAxeCleanInBothThemesHere(page);
+  });
+
+  test('the practice pages fit a 390 px phone and are axe clean there @pages', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    for (const path of [
+      '/questions/',
+      '/questions/mock/',
+      '/questions/problems/communicating-less/',
+    ]) {
+      await page.goto(path);
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
+      expect(overflow, `${path} is wider than the phone`).toBe(0);
+      await expectAxeClean(page, path);
+    }
   });
 });

@@ -15,7 +15,9 @@ import { sig, type ProblemSet } from './types';
 
 const params = 7e9;
 const innerSteps = 8;
-const [fp32, bf16, , local] = gradientSyncRows(params, 4096, 4, innerSteps);
+// Rows: fp32 (DDP's default), bf16_compress_hook, PowerSGD, local SGD.
+const rows = gradientSyncRows(params, 4096, 4, innerSteps);
+const [fp32, bf16, local] = [rows[0]!, rows[1]!, rows[3]!];
 const gpus = SLOW_CLUSTER.nodes * SLOW_CLUSTER.gpusPerNode;
 
 // An MLP up-projection of a d = 4096 model (4096 × 16384) at PowerSGD rank 2.

@@ -1,5 +1,7 @@
 import { test, expect } from '@playwright/test';
-import { expectAxeCleanInBothThemesHere } from './helpers/axe-both-themes';
+import { expectAxeClean, expectAxeCleanInBothThemesHere } from './helpers/axe-both-themes';
+import { openEditor, setCode } from './editor';
+import { LEVEL_DIFFICULTIES } from '../../src/lib/questions/mock-interview';
 
 const DAY = 86_400_000;
 
@@ -82,6 +84,56 @@ test.describe('practice that comes back', () => {
     await expectAxeCleanInBothThemesHere(page);
   });
 
+  test('a mock interview grades a code part: the solution run in its playground counts as a graded part right', async ({
+    page,
+  }) => {
+    const id = 'code-average-gradients';
+    await page.goto('/questions/mock/');
+    // Draw the code card for sure: the draw keys each card of the level's pool with Math.random and
+    // keeps the smallest, so give this card 0 and every other card more (then restore Math.random).
+    await page.evaluate(
+      ({ id, level }) => {
+        const el = document.querySelector<HTMLElement>('ranks-mock-interview')!;
+        const pool = (JSON.parse(el.dataset.bank!) as { id: string; difficulty: number }[]).filter(
+          (c) => level.includes(c.difficulty),
+        );
+        const target = pool.findIndex((c) => c.id === id);
+        const original = Math.random;
+        let k = 0;
+        Math.random = () => {
+          const i = k++;
+          if (k >= pool.length) Math.random = original;
+          return i === target ? 0 : 0.5 + i / (4 * pool.length);
+        };
+      },
+      { id, level: LEVEL_DIFFICULTIES.standard },
+    );
+    await page.locator('select[name="level"]').selectOption('standard');
+    await page.locator('select[name="count"]').selectOption('5');
+    await page.getByRole('button', { name: 'Start the interview' }).click();
+    const block = page.locator(`[data-code-for="${id}"]`);
+    for (let q = 0; q < 5 && !(await block.isVisible()); q++) {
+      await page.getByRole('button', { name: 'Done: compare with the rubric' }).click();
+      await page.getByRole('button', { name: 'Next question' }).click();
+    }
+    await expect(block).toBeVisible();
+    await block.locator('details.solution summary').click();
+    const solution = await block.locator('details.solution pre').innerText();
+    await openEditor(block);
+    await setCode(page, block, solution);
+    await block.getByRole('button', { name: 'Run' }).click();
+    await expect(block.locator('[data-feedback]')).toHaveText('All checks passed on every rank.', {
+      timeout: 60_000,
+    });
+    await page.getByRole('button', { name: 'Done: compare with the rubric' }).click();
+    await page.getByRole('button', { name: 'End the interview now' }).click();
+    await expect(
+      page
+        .locator('[data-summary-body] li')
+        .filter({ has: page.locator(`a[href="/questions/${id}/"]`) }),
+    ).toContainText('1 of 1 graded parts right');
+  });
+
   test('a chapter links its problem set; steps are checked by keyboard, a listed mistake is named, axe clean @pages', async ({
     page,
   }) => {
@@ -99,5 +151,21 @@ test.describe('practice that comes back', () => {
     await expect(step.locator('[data-feedback]')).toHaveText('Correct.');
     await expect(step.locator('details')).toHaveAttribute('open', '');
     await expectAxeCleanInBothThemesHere(page);
+  });
+
+  test('the practice pages fit a 390 px phone and are axe clean there @pages', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    for (const path of [
+      '/questions/',
+      '/questions/mock/',
+      '/questions/problems/communicating-less/',
+    ]) {
+      await page.goto(path);
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
+      expect(overflow, `${path} is wider than the phone`).toBe(0);
+      await expectAxeClean(page, path);
+    }
   });
 });

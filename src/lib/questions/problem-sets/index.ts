@@ -8,6 +8,7 @@ import { problemSet as ch06 } from './06-fsdp-and-choosing';
 import { problemSet as ch07 } from './07-activations-and-precision';
 import { problemSet as ch08 } from './08-batch-size-and-learning-rate';
 import { problemSet as ch09 } from './09-operating-at-scale';
+import { problemSet as ch10 } from './10-communicating-less';
 import type { ProblemSet } from './types';
 
 export type { Problem, ProblemSet, Step } from './types';
@@ -22,6 +23,7 @@ export const PROBLEM_SETS: readonly ProblemSet[] = [
   ch07,
   ch08,
   ch09,
+  ch10,
 ];
 
 export const problemSetFor = (chapter: string) => PROBLEM_SETS.find((p) => p.chapter === chapter);

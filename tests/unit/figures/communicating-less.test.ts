@@ -41,6 +41,11 @@ describe('chapter 10: bytes on the wire', () => {
     expect(powerSgdLayer(4096, 4096, 4).errorFeedbackBytes).toBe(4096 * 4096 * 4);
   });
 
+  it('PowerSGDState defaults start_powerSGD_iter to 1_000 (powerSGD_hook.py, since PR #55272)', async () => {
+    const { POWER_SGD_DEFAULTS } = await import('../../../src/lib/figures/mixed-precision');
+    expect(POWER_SGD_DEFAULTS.startPowerSgdIter).toBe(1000);
+  });
+
   it('a 7B gradient sync on two 100 GbE nodes: bf16 halves the time, PowerSGD and local SGD cut it further', () => {
     const [fp32, bf16, psgd, local] = gradientSyncRows();
     expect(bf16!.seconds / fp32!.seconds).toBeGreaterThan(0.45);

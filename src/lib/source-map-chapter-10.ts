@@ -8,6 +8,14 @@ const HOOKS = 'torch/distributed/algorithms/ddp_comm_hooks';
 export const PRIMARY_SOURCES_10: PrimaryCitation[] = [
   {
     claim:
+      'ZeroRedundancyOptimizer wraps an optimizer and shards its states across ranks (each keeps about 1/world_size of them), used with DistributedDataParallel, which still all-reduces every gradient; the running example holds 4 + 4 + 8/16 bytes a parameter (slowClusterMemory, ZeRO paper 16Ψ for plain DDP)',
+    chapter: C10,
+    anchor: 'when-bandwidth-is-the-wall',
+    source: `${TORCH}, torch/distributed/optim/zero_redundancy_optimizer.py, ZeroRedundancyOptimizer docstring; Rajbhandari et al. 2020, arXiv 1910.02054, §3.1 (model states: weights, gradients, Adam m and v)`,
+    url: `https://github.com/pytorch/pytorch/blob/main/torch/distributed/optim/zero_redundancy_optimizer.py`,
+  },
+  {
+    claim:
       'PyTorch DDP all-reduces gradients in their own dtype (fp32 for fp32 parameters) unless a communication hook changes what the bucket sends',
     chapter: C10,
     anchor: 'when-bandwidth-is-the-wall',

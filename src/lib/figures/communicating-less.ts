@@ -3,8 +3,13 @@
  * what they hold in memory to do it, and how long the cluster model says the resulting collectives take.
  * Every number the chapter prints comes from here or from its playgrounds.
  */
-import { clusterShape, predictCollective } from '../../../playground/simulation/index.ts';
+import {
+  clusterPreset,
+  clusterShape,
+  predictCollective,
+} from '../../../playground/simulation/index.ts';
 import { powerSgdCompression } from './mixed-precision';
+import { zeroPerGpuBytes } from './zero-memory';
 
 /** A quantized format on the wire: `bits` per value, plus one scale of `scaleBytes` per `group` values. */
 export interface WireFormat {
@@ -84,6 +89,24 @@ export function allReduceSeconds(
 
 /** The cluster the chapter's tables use: two DGX A100 nodes joined by one 100 GbE NIC each (the bandwidth wall). */
 export const SLOW_CLUSTER = { preset: 'a100-100gbe', nodes: 2, gpusPerNode: 8 } as const;
+
+/**
+ * What the running example holds per GPU on SLOW_CLUSTER, fp32 with Adam (the ZeRO paper's 16 bytes a parameter,
+ * chapter 5): plain DDP replicates everything; DDP with ZeroRedundancyOptimizer (ZeRO-1) shards only Adam's m and
+ * v and still all-reduces every fp32 gradient; PowerSGD's error feedback adds one fp32 copy of the gradients.
+ */
+export function slowClusterMemory(params = 7e9) {
+  const gpus = SLOW_CLUSTER.nodes * SLOW_CLUSTER.gpusPerNode;
+  const common = { params, gpus, precision: 'fp32', optimizer: 'adam' } as const;
+  const ddp = zeroPerGpuBytes({ ...common, strategy: 'ddp' });
+  const zero1 = zeroPerGpuBytes({ ...common, strategy: 'zero1' });
+  return {
+    ddp,
+    zero1,
+    zero1WithPowerSgd: zero1 + powerSgdErrorFeedbackBytes(params),
+    hbm: clusterPreset(SLOW_CLUSTER.preset).gpu.hbmBytes.value,
+  };
+}
 
 /**
  * A 7B model's gradient all-reduce per step on SLOW_CLUSTER, four ways: fp32 (DDP's default), bf16

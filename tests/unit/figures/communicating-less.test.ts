@@ -55,6 +55,20 @@ describe('chapter 10: bytes on the wire', () => {
   });
 });
 
+describe('chapter 10: the running example fits only with the optimizer state sharded', () => {
+  it('7B fp32 + Adam: DDP 112 GB > 80 GB; ZeroRedundancyOptimizer 59.5 GB fits; its PowerSGD residual makes 87.5 GB', async () => {
+    const { slowClusterMemory } = await import('../../../src/lib/figures/communicating-less');
+    const m = slowClusterMemory(7e9);
+    expect(m.hbm).toBe(80e9); // A100-SXM4-80GB
+    expect(m.ddp).toBe(16 * 7e9);
+    expect(m.ddp).toBeGreaterThan(m.hbm);
+    expect(m.zero1).toBeCloseTo((4 + 4 + 8 / 16) * 7e9, 0);
+    expect(m.zero1).toBeLessThan(m.hbm);
+    expect(m.zero1WithPowerSgd).toBeCloseTo(87.5e9, 0);
+    expect(m.zero1WithPowerSgd).toBeGreaterThan(m.hbm);
+  });
+});
+
 describe('chapter 10: FP8', () => {
   it('E4M3 tops out at 448 and E5M2 at 57344 (Micikevicius et al. 2022, Table 1)', async () => {
     const { fp8MaxFinite } = await import('../../../src/lib/figures/communicating-less');

@@ -78,7 +78,7 @@ async function bf16AllReduce(g: tf.Tensor): Promise<tf.Tensor> {
 const ring = { algorithm: 'ring' } as const;
 
 // --- PowerSGD (torch/distributed/algorithms/ddp_comm_hooks/powerSGD_hook.py), one n×m matrix.
-/** Gram–Schmidt on the columns, with the hook's epsilon 1e-8. */
+/** Gram–Schmidt on the columns, as the hook does at rank ≤ 2 (its QR at rank 4 gives the same orthonormal basis up to signs); epsilon 1e-8 as in PyTorch 1.8, the default is now 0. */
 function orthogonalize(p: tf.Tensor2D): tf.Tensor2D {
   return tf.tidy(() => {
     const cols: tf.Tensor2D[] = [];

@@ -49,11 +49,11 @@ export const PRIMARY_SOURCES_10: PrimaryCitation[] = [
   },
   {
     claim:
-      "qwZ's quantizer: CUDAQuantizer.quantize, target_group_size 8000, groups stepped until 8·groups divides numel, 8 bits, symmetric; computed for a 4096×4096 weight by deepspeedQwzGroups (src/lib/figures/communicating-less.ts)",
+      "qwZ's quantizer: CUDAQuantizer.quantize, target_group_size 8000, groups stepped until 8·groups divides numel, 8 bits, symmetric; it is handed one rank's shard (all_gather_coalesced: quantize(param_ds_tensor), or the concatenated shards of one fetch), computed for a 4096×4096 weight's shard on 16 GPUs by deepspeedQwzGroups (src/lib/figures/communicating-less.ts); the kernel's step is max/128 with values clamped to [−128, 127] (csrc/includes/quantization_utils.h, Params<Type::Symmetric>); __all_gather_params quantizes forward and backward fetches alike (partitioned_param_coordinator.py)",
     chapter: C10,
     anchor: 'zero-quantized-and-hierarchical-zero-3',
     source:
-      'microsoft/DeepSpeed, deepspeed/runtime/zero/partition_parameters.py, CUDAQuantizer.quantize and Init.__init__ (zero_quantized_weights, zero_hpz_partition_size)',
+      'microsoft/DeepSpeed, deepspeed/runtime/zero/partition_parameters.py, CUDAQuantizer.quantize, all_gather_coalesced and Init.__init__ (zero_quantized_weights, zero_hpz_partition_size); csrc/includes/quantization_utils.h; deepspeed/runtime/zero/partitioned_param_coordinator.py, __all_gather_params',
     url: 'https://github.com/microsoft/DeepSpeed/blob/master/deepspeed/runtime/zero/partition_parameters.py',
   },
   {

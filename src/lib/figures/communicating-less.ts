@@ -24,7 +24,8 @@ export function wireBytesPerValue(f: WireFormat): number {
 }
 
 /**
- * The group count DeepSpeed's CUDAQuantizer.quantize picks for qwZ when none is given
+ * The group count DeepSpeed's CUDAQuantizer.quantize picks for qwZ when none is given, for the `numel` values it is
+ * handed: one rank's shard (all_gather_coalesced quantizes param.ds_tensor, numel / world size), not the whole weight
  * (deepspeed/runtime/zero/partition_parameters.py): start at ⌈numel / 8000⌉, step up until 8·groups divides
  * numel, then double while numel / groups stays above 8000 and 16·groups still divides it.
  */
@@ -36,7 +37,7 @@ export function deepspeedQwzGroups(numel: number): { groups: number; groupSize: 
   return { groups, groupSize: numel / groups };
 }
 
-/** The wire formats the chapter compares: qwZ's int8 with one fp32 scale per group (the group CUDAQuantizer picks for a 4096×4096 weight, see the test), MXFP8 with one E8M0 byte per 32 values. */
+/** The wire formats the chapter compares: qwZ's int8 with one fp32 scale per group (the group CUDAQuantizer picks for one rank's shard of a 4096×4096 weight on 16 GPUs, see the test), MXFP8 with one E8M0 byte per 32 values. */
 export const WIRE = {
   fp32: { bits: 32, group: 0, scaleBytes: 0 },
   bf16: { bits: 16, group: 0, scaleBytes: 0 },

@@ -20,7 +20,9 @@ describe('chapter 10: bytes on the wire', () => {
   it('DeepSpeed’s CUDAQuantizer group choice, as partition_parameters.py computes it', () => {
     // A 4096×4096 weight: ⌈2^24 / 8000⌉ = 2098 groups, stepped up to 4096 (the first with 8·groups dividing 2^24).
     expect(deepspeedQwzGroups(4096 * 4096)).toEqual({ groups: 4096, groupSize: 4096 });
-    expect(WIRE.int8Qwz.group).toBe(deepspeedQwzGroups(4096 * 4096).groupSize);
+    // What it is handed is one rank's shard: 2^20 values on 16 GPUs, 256 groups of the same 4096.
+    expect(deepspeedQwzGroups((4096 * 4096) / 16)).toEqual({ groups: 256, groupSize: 4096 });
+    expect(WIRE.int8Qwz.group).toBe(deepspeedQwzGroups((4096 * 4096) / 16).groupSize);
     // Groups stay under its 16k assertion for other shapes too.
     for (const numel of [4096 * 11008, 8192 * 8192, 1024 * 1024, 5120 * 13824])
       expect(deepspeedQwzGroups(numel).groupSize).toBeLessThan(16000);

@@ -40,6 +40,14 @@ export const PRIMARY_SOURCES_10: PrimaryCitation[] = [
   },
   {
     claim:
+      "PowerSGD's time priced as the hook runs (powerSgdSequentialAllReduces): a 4096² fp32 gradient (64 MiB) exceeds DDP's 25 MiB bucket cap and is a bucket of its own; per bucket the hook all-reduces P, orthogonalizes, then all-reduces Q, so 2 × ⌈params / 4096²⌉ sequential all-reduces of n·r·4 bytes",
+    chapter: C10,
+    anchor: 'when-bandwidth-is-the-wall',
+    source: `${TORCH}, torch/nn/parallel/distributed.py, DistributedDataParallel bucket_cap_mb (default 25); ${HOOKS}/powerSGD_hook.py, powerSGD_hook docstring steps 3.3–3.6 ("Allreduces Ps as a batch", then Qs)`,
+    url: `https://github.com/pytorch/pytorch/blob/main/${HOOKS}/powerSGD_hook.py`,
+  },
+  {
+    claim:
       'ZeRO++ config keys zero_quantized_weights (qwZ), zero_hpz_partition_size (hpZ: "number of ranks in zero parameters partitioning secondary group"), zero_quantized_gradients (qgZ)',
     chapter: C10,
     anchor: 'zero-quantized-and-hierarchical-zero-3',

@@ -92,6 +92,19 @@ export function allReduceSeconds(
 export const SLOW_CLUSTER = { preset: 'a100-100gbe', nodes: 2, gpusPerNode: 8 } as const;
 
 /**
+ * PowerSGD's all-reduces priced one by one instead of as one message: each `layer`² fp32 gradient (64 MB at 4096)
+ * exceeds DDP's 25 MB bucket cap, so it is a bucket of its own, and powerSGD_hook all-reduces its P (n·r) and then,
+ * after orthogonalizing, its Q (m·r) in sequence (docstring steps 3.3 and 3.6). Small messages, so latency-bound.
+ * Matmuls and orthogonalization are left out: a lower bound.
+ */
+export function powerSgdSequentialAllReduces(params = 7e9, layer = 4096, rank = 4) {
+  const buckets = Math.ceil(params / (layer * layer));
+  const bytes = layer * rank * 4;
+  const each = allReduceSeconds(bytes, SLOW_CLUSTER);
+  return { count: 2 * buckets, bytes, each, seconds: 2 * buckets * each };
+}
+
+/**
  * What the running example holds per GPU on SLOW_CLUSTER, fp32 with Adam (the ZeRO paper's 16 bytes a parameter,
  * chapter 5): plain DDP replicates everything; DDP with ZeroRedundancyOptimizer (ZeRO-1) shards only Adam's m and
  * v and still all-reduces every fp32 gradient; PowerSGD's error feedback adds one fp32 copy of the gradients.

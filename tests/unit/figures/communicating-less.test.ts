@@ -55,6 +55,17 @@ describe('chapter 10: bytes on the wire', () => {
     expect(psgd!.seconds).toBeLessThan(bf16!.seconds / 100);
     expect(local!.seconds).toBeCloseTo(fp32!.seconds / 8, 12);
   });
+
+  it('PowerSGD priced as its hook runs: two sequential 64 KB all-reduces per 4096² bucket, latency-bound', async () => {
+    const { powerSgdSequentialAllReduces } =
+      await import('../../../src/lib/figures/communicating-less');
+    const s = powerSgdSequentialAllReduces(7e9, 4096, 4);
+    expect(s.count).toBe(2 * Math.ceil(7e9 / 4096 ** 2));
+    expect(s.bytes).toBe(4096 * 4 * 4);
+    expect(s.seconds).toBeCloseTo(s.count * s.each, 12);
+    // At least 8× the bandwidth-only row the table prints.
+    expect(s.seconds).toBeGreaterThan(8 * gradientSyncRows()[2]!.seconds);
+  });
 });
 
 describe('chapter 10: the running example fits only with the optimizer state sharded', () => {

@@ -4,13 +4,19 @@ import {
   gradientSyncRows,
   hpzSecondaryShardBytes,
   powerSgdErrorFeedbackBytes,
+  powerSgdSequentialAllReduces,
+  SLOW_CLUSTER,
   slowClusterMemory,
   WIRE,
   wireBytesPerValue,
   zeroPlusPlusVolume,
 } from '../../../src/lib/figures/communicating-less';
 import { hookWireBytes, powerSgdCompression } from '../../../src/lib/figures/mixed-precision';
-import { clusterPreset } from '../../../playground/simulation/index.ts';
+import {
+  clusterPreset,
+  clusterShape,
+  predictCollective,
+} from '../../../playground/simulation/index.ts';
 
 const nicBandwidth = clusterPreset('a100-100gbe').network.nicBandwidth.value;
 
@@ -20,6 +26,10 @@ const localSgdEvery = 8;
 const [shard, block] = [8192, 512];
 const [syncFp32, syncBf16, , syncLocal] = gradientSyncRows();
 const mem = slowClusterMemory(7e9);
+const psgdSeq = powerSgdSequentialAllReduces(7e9, 4096, 4);
+const slowShape = clusterShape(SLOW_CLUSTER.preset, SLOW_CLUSTER.nodes, SLOW_CLUSTER.gpusPerNode);
+const fp32Pick = predictCollective(slowShape, 'all-reduce', 28e9);
+const fp32Ring = predictCollective(slowShape, 'all-reduce', 28e9, { algorithm: 'ring' });
 
 export const CH10_ANSWERS: Record<string, number> = {
   'powersgd-compression#0': powerSgdCompression(4096, 4096, 4).ratio,
@@ -75,5 +85,8 @@ export const CH10_QUOTED: Record<string, string[]> = {
     `one ${(nicBandwidth / 1e9).toFixed(1)} GB/s\nNIC`,
     `**${gb(mem.ddp)}**\nper GPU, more than an A100's ${gb(mem.hbm)}`,
     `it holds\n**${gb(mem.zero1)}**`,
+    `NCCL picks its ${fp32Pick.algorithm} here`,
+    `(${fp32Ring.seconds.toFixed(2)} s)`,
+    `about ${Math.round(psgdSeq.seconds * 1000)} ms in the cluster model`,
   ],
 };

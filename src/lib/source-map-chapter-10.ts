@@ -32,6 +32,15 @@ export const PRIMARY_SOURCES_10: PrimaryCitation[] = [
   },
   {
     claim:
+      "A 16-bit ring all-reduce rounds the running partial sum at each of its N − 1 hops, so its error grows with the world size; NCCL's tree adds sums of equal weight and is more stable (modelled hop by hop in 10-compress-gradients.ts)",
+    chapter: C10,
+    anchor: 'compressing-gradients-ddps-communication-hooks',
+    source:
+      'NVIDIA/nccl issue #1026, sjeaugey 2023-10-16: "The least stable algorithm is rings … adding one value with the sum of N with N increasing as we progress along the ring"',
+    url: 'https://github.com/NVIDIA/nccl/issues/1026',
+  },
+  {
+    claim:
       'powerSGD_hook: P = MQ, all-reduce P, _orthogonalize (Gram–Schmidt at rank ≤ 2 or in fp16/bf16, torch.linalg.qr otherwise, since PR #72043; orthogonalization_epsilon 0, 1e-8 in PyTorch 1.8), Q = MᵀP, all-reduce Q and div_(world_size), M ≈ PQᵀ; compressed only when (n + m)·r·min_compression_rate < n·m; defaults rank 1, start_powerSGD_iter 1_000 (PR #55272; 10 before PyTorch 1.9), min_compression_rate 2, error feedback and warm start on; error feedback keeps error_dict (a bucket-sized tensor) and clones the bucket (input_tensor_cp); warm start keeps p_memory_dict and q_memory_dict; the docstring suggests ranks 1, 2, 4, … and calls PowerSGD a biased compressor',
     chapter: C10,
     anchor: 'compressing-gradients-ddps-communication-hooks',

@@ -119,6 +119,15 @@ export const PRIMARY_SOURCES_10: PrimaryCitation[] = [
     url: 'https://github.com/pytorch/ao/blob/main/torchao/prototype/mx_formats/mx_tensor.py',
   },
   {
+    claim:
+      'Transformer Engine\'s MXFP8 scale rounds up, 2^⌈log2(amax / 448)⌉, so a block never saturates (Blackwell: cvt.rp.satfinite.ue8m0x2.f32; otherwise "Round up exponent" in software), where the OCP FLOOR rule saturates blocks whose amax lies in [7/4, 2)·2^k; torchao\'s to_mx also offers RCEIL',
+    chapter: C10,
+    anchor: 'fp8-in-the-data-parallel-loop',
+    source:
+      'NVIDIA/TransformerEngine, transformer_engine/common/util/ptx_arch_spec.cuh (ptx.cuh in older releases), float_to_e8m0 (called with amax * max_norm_rcp); pytorch/ao, torchao/prototype/mx_formats/mx_tensor.py, _to_mx_rceil',
+    url: 'https://github.com/NVIDIA/TransformerEngine/blob/main/transformer_engine/common/util/ptx_arch_spec.cuh',
+  },
+  {
     claim: 'E4M3 largest finite 448, E5M2 57344 (computed by fp8MaxFinite)',
     chapter: C10,
     anchor: 'fp8-in-the-data-parallel-loop',

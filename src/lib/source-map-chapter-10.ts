@@ -93,7 +93,7 @@ export const PRIMARY_SOURCES_10: PrimaryCitation[] = [
   },
   {
     claim:
-      'Transformer Engine recipes: DelayedScaling (amax_history_len 1024, amax_compute_algo "max", reduce_amax True over fp8_group, fp8_format HYBRID), Float8CurrentScaling (per-tensor current scaling), MXFP8BlockScaling (32 consecutive values per E8M0 power-of-two scale, E4M3)',
+      'Transformer Engine recipes: DelayedScaling (amax_history_len 1024, amax_compute_algo "max", reduce_amax True over the amax_reduction_group given to autocast (fp8_group in the older fp8_autocast), fp8_format HYBRID), Float8CurrentScaling (per-tensor current scaling), MXFP8BlockScaling (32 consecutive values per E8M0 power-of-two scale, E4M3)',
     chapter: C10,
     anchor: 'fp8-in-the-data-parallel-loop',
     source:
@@ -102,7 +102,7 @@ export const PRIMARY_SOURCES_10: PrimaryCitation[] = [
   },
   {
     claim:
-      "torchao tensorwise scaling: scale = finfo(float8).max / clamp(amax, min=EPS = 1e-12), computed in float64 and stored as float32 (amax_to_scale); the cast clamps to ±max before converting, because PyTorch's own float8 casts do not saturate (to_fp8_saturated, whose docstring names delayed scaling's stale amax as the case)",
+      "torchao tensorwise scaling: scale = finfo(float8).max / clamp(amax, min=EPS = 1e-12), computed in float64 and stored as float32 (amax_to_scale); the cast clamps to ±max before converting, because PyTorch's own float8 casts do not saturate (to_fp8_saturated, whose docstring names delayed scaling's stale amax as the case; docstring as read at pytorch/ao 00141f40, later torchao versions may reword it)",
     chapter: C10,
     anchor: 'fp8-in-the-data-parallel-loop',
     source:

@@ -55,22 +55,28 @@ const unpacked = async (t: tf.Tensor) => new Uint16Array((await t.data()).slice(
 
 /**
  * bf16_compress_hook: cast to bf16, divide by the world size (in bf16), all-reduce in bf16, cast back.
- * The all-reduce is a reduce-scatter (each rank sends chunk j to rank j) then an all-gather, so every
- * byte on the wire is a 16-bit value; chunks are summed in fp32 and rounded to bf16 once.
+ * The all-reduce is NCCL's ring: a reduce-scatter in N − 1 hops, each passing a running partial sum to the
+ * next rank, which adds its own chunk and rounds the sum to bf16 again (so the error grows with the world
+ * size), then an all-gather. Every byte on the wire is a 16-bit value.
  */
 async function bf16AllReduce(g: tf.Tensor): Promise<tf.Tensor> {
   const q = toBf16(fromBf16(toBf16((await g.data()) as Float32Array)).map((v) => v / N));
   const chunk = q.length / N;
   const part = (j: number) => q.subarray(j * chunk, (j + 1) * chunk);
-  const peers = [...Array(N).keys()].filter((j) => j !== dist.rank);
-  const sends = peers.map((j) => dist.send(packed(part(j)), { dst: j, async: true }));
-  const got = await Promise.all(
-    peers.map((j) => dist.recv([chunk / 2], { src: j, dtype: 'int32' })),
-  );
-  for (const s of sends) await s.wait();
-  const sum = fromBf16(part(dist.rank));
-  for (const t of got) fromBf16(await unpacked(t)).forEach((v, i) => (sum[i]! += v));
-  const all = await dist.allGather(packed(toBf16(sum)));
+  const mod = (j: number) => ((j % N) + N) % N;
+  const acc = [...Array(N).keys()].map((j) => part(j)); // this rank's running sum of each chunk, in bf16
+  for (let s = 0; s < N - 1; s++) {
+    // Step s: send chunk r − s − 1 on to rank r + 1; receive chunk r − s − 2 from rank r − 1 and add to it.
+    const [out, inn] = [mod(dist.rank - s - 1), mod(dist.rank - s - 2)];
+    const send = dist.send(packed(acc[out]!), { dst: mod(dist.rank + 1), async: true });
+    const got = fromBf16(
+      await unpacked(await dist.recv([chunk / 2], { src: mod(dist.rank - 1), dtype: 'int32' })),
+    );
+    const mine = fromBf16(part(inn));
+    acc[inn] = toBf16(got.map((v, i) => v + mine[i]!));
+    await send.wait();
+  }
+  const all = await dist.allGather(packed(acc[dist.rank]!));
   return tf.tensor(fromBf16(await unpacked(all)), [n, m]);
 }
 
@@ -78,7 +84,7 @@ async function bf16AllReduce(g: tf.Tensor): Promise<tf.Tensor> {
 const ring = { algorithm: 'ring' } as const;
 
 // --- PowerSGD (torch/distributed/algorithms/ddp_comm_hooks/powerSGD_hook.py), one n×m matrix.
-/** Gram–Schmidt on the columns, with the hook's epsilon 1e-8. */
+/** Gram–Schmidt on the columns, as the hook does at rank ≤ 2 (its QR at rank 4 gives the same orthonormal basis up to signs); epsilon 1e-8 as in PyTorch 1.8, the default is now 0. */
 function orthogonalize(p: tf.Tensor2D): tf.Tensor2D {
   return tf.tidy(() => {
     const cols: tf.Tensor2D[] = [];

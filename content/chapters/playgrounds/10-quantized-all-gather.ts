@@ -49,7 +49,9 @@ async function gatherBf16(
 
 /**
  * Symmetric integer quantization with one fp32 scale per group of `group` values, as DeepSpeed's
- * CUDAQuantizer (partition_parameters.py) does for qwZ: scale = max|w| / (2^(bits−1) − 1), q = round(w / scale).
+ * CUDAQuantizer (partition_parameters.py) does for qwZ, in the textbook variant: scale = max|w| / (2^(bits−1) − 1),
+ * q = round(w / scale). DeepSpeed's kernel (csrc/includes/quantization_utils.h) uses max|w| / 2^(bits−1) and clamps
+ * to [−2^(bits−1), 2^(bits−1) − 1].
  * int8 travels four to an int32, int4 two to a byte (offset by 8); the scales travel in a second all-gather.
  */
 async function gatherQuantized(bits: 8 | 4, group: number): Promise<tf.Tensor> {

@@ -3,8 +3,13 @@
  * what they hold in memory to do it, and how long the cluster model says the resulting collectives take.
  * Every number the chapter prints comes from here or from its playgrounds.
  */
-import { clusterShape, predictCollective } from '../../../playground/simulation/index.ts';
+import {
+  clusterPreset,
+  clusterShape,
+  predictCollective,
+} from '../../../playground/simulation/index.ts';
 import { powerSgdCompression } from './mixed-precision';
+import { zeroPerGpuBytes } from './zero-memory';
 
 /** A quantized format on the wire: `bits` per value, plus one scale of `scaleBytes` per `group` values. */
 export interface WireFormat {
@@ -19,7 +24,8 @@ export function wireBytesPerValue(f: WireFormat): number {
 }
 
 /**
- * The group count DeepSpeed's CUDAQuantizer.quantize picks for qwZ when none is given
+ * The group count DeepSpeed's CUDAQuantizer.quantize picks for qwZ when none is given, for the `numel` values it is
+ * handed: one rank's shard (all_gather_coalesced quantizes param.ds_tensor, numel / world size), not the whole weight
  * (deepspeed/runtime/zero/partition_parameters.py): start at ⌈numel / 8000⌉, step up until 8·groups divides
  * numel, then double while numel / groups stays above 8000 and 16·groups still divides it.
  */
@@ -31,7 +37,7 @@ export function deepspeedQwzGroups(numel: number): { groups: number; groupSize: 
   return { groups, groupSize: numel / groups };
 }
 
-/** The wire formats the chapter compares: qwZ's int8 with one fp32 scale per group (the group CUDAQuantizer picks for a 4096×4096 weight, see the test), MXFP8 with one E8M0 byte per 32 values. */
+/** The wire formats the chapter compares: qwZ's int8 with one fp32 scale per group (the group CUDAQuantizer picks for one rank's shard of a 4096×4096 weight on 16 GPUs, see the test), MXFP8 with one E8M0 byte per 32 values. */
 export const WIRE = {
   fp32: { bits: 32, group: 0, scaleBytes: 0 },
   bf16: { bits: 16, group: 0, scaleBytes: 0 },
@@ -84,6 +90,37 @@ export function allReduceSeconds(
 
 /** The cluster the chapter's tables use: two DGX A100 nodes joined by one 100 GbE NIC each (the bandwidth wall). */
 export const SLOW_CLUSTER = { preset: 'a100-100gbe', nodes: 2, gpusPerNode: 8 } as const;
+
+/**
+ * PowerSGD's all-reduces priced one by one instead of as one message: each `layer`² fp32 gradient (64 MB at 4096)
+ * exceeds DDP's 25 MB bucket cap, so it is a bucket of its own, and powerSGD_hook all-reduces its P (n·r) and then,
+ * after orthogonalizing, its Q (m·r) in sequence (docstring steps 3.3 and 3.6). Small messages, so latency-bound.
+ * Matmuls and orthogonalization are left out: a lower bound.
+ */
+export function powerSgdSequentialAllReduces(params = 7e9, layer = 4096, rank = 4) {
+  const buckets = Math.ceil(params / (layer * layer));
+  const bytes = layer * rank * 4;
+  const each = allReduceSeconds(bytes, SLOW_CLUSTER);
+  return { count: 2 * buckets, bytes, each, seconds: 2 * buckets * each };
+}
+
+/**
+ * What the running example holds per GPU on SLOW_CLUSTER, fp32 with Adam (the ZeRO paper's 16 bytes a parameter,
+ * chapter 5): plain DDP replicates everything; DDP with ZeroRedundancyOptimizer (ZeRO-1) shards only Adam's m and
+ * v and still all-reduces every fp32 gradient; PowerSGD's error feedback adds one fp32 copy of the gradients.
+ */
+export function slowClusterMemory(params = 7e9) {
+  const gpus = SLOW_CLUSTER.nodes * SLOW_CLUSTER.gpusPerNode;
+  const common = { params, gpus, precision: 'fp32', optimizer: 'adam' } as const;
+  const ddp = zeroPerGpuBytes({ ...common, strategy: 'ddp' });
+  const zero1 = zeroPerGpuBytes({ ...common, strategy: 'zero1' });
+  return {
+    ddp,
+    zero1,
+    zero1WithPowerSgd: zero1 + powerSgdErrorFeedbackBytes(params),
+    hbm: clusterPreset(SLOW_CLUSTER.preset).gpu.hbmBytes.value,
+  };
+}
 
 /**
  * A 7B model's gradient all-reduce per step on SLOW_CLUSTER, four ways: fp32 (DDP's default), bf16

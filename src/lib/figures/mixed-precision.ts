@@ -99,6 +99,8 @@ export const POWER_SGD_DEFAULTS = {
   minCompressionRate: 2,
   useErrorFeedback: true,
   warmStart: true,
+  /** 1_000 since PyTorch PR #55272 (1.9); 10 in PyTorch 1.8. */
+  startPowerSgdIter: 1_000,
 } as const;
 
 /** The hook's `_should_compress` test. */

@@ -4,12 +4,19 @@ import {
   gradientSyncRows,
   hpzSecondaryShardBytes,
   powerSgdErrorFeedbackBytes,
+  powerSgdSequentialAllReduces,
+  SLOW_CLUSTER,
+  slowClusterMemory,
   WIRE,
   wireBytesPerValue,
   zeroPlusPlusVolume,
 } from '../../../src/lib/figures/communicating-less';
 import { hookWireBytes, powerSgdCompression } from '../../../src/lib/figures/mixed-precision';
-import { clusterPreset } from '../../../playground/simulation/index.ts';
+import {
+  clusterPreset,
+  clusterShape,
+  predictCollective,
+} from '../../../playground/simulation/index.ts';
 
 const nicBandwidth = clusterPreset('a100-100gbe').network.nicBandwidth.value;
 
@@ -18,6 +25,11 @@ const fp8Bytes = wireBytesPerValue({ bits: 8, group: 0, scaleBytes: 0 });
 const localSgdEvery = 8;
 const [shard, block] = [8192, 512];
 const [syncFp32, syncBf16, , syncLocal] = gradientSyncRows();
+const mem = slowClusterMemory(7e9);
+const psgdSeq = powerSgdSequentialAllReduces(7e9, 4096, 4);
+const slowShape = clusterShape(SLOW_CLUSTER.preset, SLOW_CLUSTER.nodes, SLOW_CLUSTER.gpusPerNode);
+const fp32Pick = predictCollective(slowShape, 'all-reduce', 28e9);
+const fp32Ring = predictCollective(slowShape, 'all-reduce', 28e9, { algorithm: 'ring' });
 
 export const CH10_ANSWERS: Record<string, number> = {
   'powersgd-compression#0': powerSgdCompression(4096, 4096, 4).ratio,
@@ -41,7 +53,10 @@ export const CH10_QUOTED: Record<string, string[]> = {
     `${powerSgdCompression(4096, 4096, 1).ratio}× at rank 1`,
     `**${powerSgdCompression(4096, 4096, 4).ratio}×** at rank 4`,
   ],
-  'powersgd-error-feedback': [`**${gb(powerSgdErrorFeedbackBytes(7e9))}** for a 7B model`],
+  'powersgd-error-feedback': [
+    `**${gb(powerSgdErrorFeedbackBytes(7e9))}** for a 7B model`,
+    `${gb(mem.zero1)} of weights, gradients and\nsharded Adam state plus the residual is **${gb(mem.zero1WithPowerSgd)}**`,
+  ],
   'bf16-compress-hook': [
     `**${gb(hookWireBytes(7e9, 16, 'bf16'))}** per step instead of ${gb(hookWireBytes(7e9, 16, 'fp32'))}`,
   ],
@@ -68,5 +83,10 @@ export const CH10_QUOTED: Record<string, string[]> = {
     `${gb(syncBf16!.bytes)}, **${syncBf16!.seconds.toFixed(2)} s**`,
     `the same ${syncFp32!.seconds.toFixed(2)} s once every eight steps, about ${syncLocal!.seconds.toFixed(1)} s per step`,
     `one ${(nicBandwidth / 1e9).toFixed(1)} GB/s\nNIC`,
+    `**${gb(mem.ddp)}**\nper GPU, more than an A100's ${gb(mem.hbm)}`,
+    `it holds\n**${gb(mem.zero1)}**`,
+    `NCCL picks its ${fp32Pick.algorithm} here`,
+    `(${fp32Ring.seconds.toFixed(2)} s)`,
+    `about ${Math.round(psgdSeq.seconds * 1000)} ms in the cluster model`,
   ],
 };

@@ -510,3 +510,38 @@ console.log('rank', dist.rank, 'checked');
     expect(violations.filter((v) => !/localhost:9/.test(v) && !/eval/.test(v))).toEqual([]);
   });
 });
+
+// ≈ 10 s. Issue 34, item 1: what a rank could use to outlive its run or take over later page loads.
+test("a rank cannot reach this origin's storage, start a worker or open a channel, and cannot get them back", async ({
+  page,
+}) => {
+  await page.goto(firstChapterPath);
+  const root = pg(page);
+  await openEditor(root);
+  await setCode(
+    page,
+    root,
+    `import { dist } from 'ranks';
+const g = globalThis as any;
+const names = ['caches', 'indexedDB', 'Worker', 'SharedWorker', 'BroadcastChannel', 'webkitRequestFileSystem', 'webkitRequestFileSystemSync', 'cookieStore', 'CacheStorage', 'IDBFactory', 'FileSystemHandle', 'StorageManager', 'LockManager'];
+const reachable = names.filter((n) => g[n] !== undefined);
+for (const n of ['storage', 'storageBuckets', 'serviceWorker', 'locks']) if (g.navigator[n] !== undefined) reachable.push('navigator.' + n);
+// Ways back: the prototypes' getters, redefinition, assignment, deletion.
+for (let o = Object.getPrototypeOf(g); o; o = Object.getPrototypeOf(o))
+  for (const n of ['caches', 'indexedDB']) if (Object.getOwnPropertyDescriptor(o, n)) reachable.push('prototype getter ' + n);
+for (let o = Object.getPrototypeOf(g.navigator); o; o = Object.getPrototypeOf(o))
+  if (Object.getOwnPropertyDescriptor(o, 'storage')) reachable.push('navigator prototype getter storage');
+try { Object.defineProperty(g, 'caches', { get: () => 1 }); reachable.push('redefined caches'); } catch {}
+try { g.Worker = 1; } catch {}
+if (g.Worker !== undefined) reachable.push('assigned Worker');
+try { delete g.indexedDB; } catch {} // strict mode: a locked name throws
+if (!('indexedDB' in g)) reachable.push('deleted indexedDB');
+console.log('reachable:', reachable.length ? reachable.join(', ') : 'none', '| fetch', typeof fetch);
+`,
+  );
+  await runAndWait(root);
+  for (let r = 0; r < 4; r++)
+    await expect(root.locator(`[data-rank="${r}"] pre`)).toContainText(
+      'reachable: none | fetch function',
+    );
+});

@@ -1,5 +1,6 @@
 import type { ClusterEvent, RunRecord } from '../../../playground/cluster/protocol.ts';
 import { MAX_LOG_LINES } from '../../../playground/contract/protocol.ts';
+import { droppedLinesNote } from '../../../playground/contract/output-limits.ts';
 import { PlotView } from './plot-view.ts';
 
 type Line = {
@@ -335,11 +336,7 @@ export class OutputView {
     if (!record) return;
     const all = record.combined();
     const dropped = record.ranks.flatMap((r) =>
-      r.droppedLines
-        ? [
-            `[rank ${r.rank}] … ${fmtCount(r.droppedLines)} more lines were not kept (a rank keeps its first ${fmtCount(MAX_LOG_LINES)})\n`,
-          ]
-        : [],
+      r.droppedLines ? [`${droppedLinesNote(r.rank, r.droppedLines, MAX_LOG_LINES)}\n`] : [],
     );
     const blob = new Blob([...all.map((l) => `[rank ${l.rank}] ${l.text}\n`), ...dropped], {
       type: 'text/plain',

@@ -4,8 +4,10 @@ import {
   formatPlotNumber,
   type PlotChart,
 } from '../../../playground/cluster/protocol.ts';
+import { omittedChartsNote, omittedSeriesNote } from '../../../playground/cluster/plot-series.ts';
 import { MAX_PLOT_POINTS, type PlotPoint } from '../../../playground/contract/protocol.ts';
 import { injectCss } from './inject-css.ts';
+import { niceTicks } from './nice-ticks.ts';
 import { svgEl } from './svg-element.ts';
 
 const WIDTH = 640;
@@ -36,20 +38,11 @@ ranks-playground .pg-plot-table th, ranks-playground .pg-plot-table td { border:
 ranks-playground .pg-plot-table caption { text-align: left; font-size: 0.8rem; color: var(--muted); }
 `;
 
+const chartKey = (c: { kind: string; title?: string; chart?: string }) =>
+  `${c.kind}\u0000${c.title ?? c.chart}`;
+
 const colour = (i: number) => `var(--rank-${i % 8})`;
 const dash = (i: number) => DASHES[Math.floor(i / 8) % DASHES.length]!;
-
-/** About `count` round tick values covering [lo, hi] (1, 2 or 5 times a power of ten apart). */
-export function niceTicks(lo: number, hi: number, count = 5): number[] {
-  if (lo === hi) return [lo];
-  const raw = (hi - lo) / count;
-  const power = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw)!;
-  const ticks: number[] = [];
-  for (let t = Math.ceil(lo / step) * step; t <= hi + step * 1e-9; t += step)
-    ticks.push(Number(t.toPrecision(12)));
-  return ticks;
-}
 
 /** [lo, hi] of the values, widened when flat (a constant series still gets an axis). */
 function extent(values: number[], fromZero: boolean): [number, number] {
@@ -131,6 +124,8 @@ function barChart(c: PlotChart): SVGSVGElement {
     HEIGHT - PAD.bottom - ((v - y0) / (y1 - y0)) * (HEIGHT - PAD.top - PAD.bottom);
   drawAxes(svg, niceTicks(y0, y1), y);
   const group = (WIDTH - PAD.left - PAD.right) / c.xs.length;
+  // Indexed once: a search per label and series is quadratic in the number of bars.
+  const bySeries = c.series.map((s) => new Map(s.points.map((p) => [p.x, p])));
   const bar = (group * 0.8) / c.series.length;
   c.xs.forEach((label, g) => {
     const text = svgEl('text', {
@@ -141,7 +136,7 @@ function barChart(c: PlotChart): SVGSVGElement {
     text.textContent = String(label);
     svg.append(text);
     c.series.forEach((s, i) => {
-      const p = s.points.find((q) => q.x === label);
+      const p = bySeries[i]!.get(label);
       if (!p) return;
       const top = y(Math.max(p.y, 0));
       svg.append(
@@ -229,6 +224,8 @@ export class PlotView {
   private dropped = 0;
   private note: HTMLParagraphElement;
   private figures = new Map<string, Figure>();
+  /** Charts that received points since they were last drawn. */
+  private dirty = new Set<string>();
   private frame = 0;
   private lastDraw = 0;
 
@@ -247,14 +244,17 @@ export class PlotView {
     this.points = [];
     this.dropped = 0;
     this.figures.clear();
+    this.dirty.clear();
     this.root.replaceChildren();
     this.root.hidden = true;
   }
 
   add(points: readonly PlotPoint[]): void {
     for (const p of points)
-      if (this.points.length < MAX_PLOT_POINTS) this.points.push(p);
-      else this.dropped++;
+      if (this.points.length < MAX_PLOT_POINTS) {
+        this.points.push(p);
+        this.dirty.add(chartKey(p));
+      } else this.dropped++;
     this.frame ||= requestAnimationFrame(() => this.drawWhenDue());
   }
 
@@ -278,14 +278,32 @@ export class PlotView {
     this.lastDraw = performance.now();
     const charts = chartsOf(this.points);
     this.root.hidden = charts.length === 0;
-    this.note.textContent = `${this.dropped.toLocaleString('en')} more plot points were not drawn (a run keeps its first ${MAX_PLOT_POINTS.toLocaleString('en')}).`;
-    if (this.dropped) this.root.append(this.note);
+    const notes = [
+      ...(this.dropped
+        ? [
+            `${this.dropped.toLocaleString('en')} more plot points were not drawn (a run keeps its first ${MAX_PLOT_POINTS.toLocaleString('en')}).`,
+          ]
+        : []),
+      ...(charts.omittedCharts ? [omittedChartsNote(charts.omittedCharts)] : []),
+    ];
+    this.note.textContent = notes.join(' ');
+    if (notes.length) this.root.append(this.note);
     for (const c of charts) {
-      const f = this.figure(`${c.kind}\u0000${c.title}`, c.title);
+      const key = chartKey(c);
+      // Only a chart that received points since the last draw is drawn again.
+      if (!this.dirty.has(key)) continue;
+      const f = this.figure(key, c.title);
       const svg = c.kind === 'line' ? lineChart(c) : barChart(c);
       svg.setAttribute('role', 'img');
       svg.setAttribute('aria-label', describeChart(c));
-      f.picture.replaceChildren(svg, legend(c));
+      const extra: HTMLElement[] = [];
+      if (c.omittedSeries) {
+        const p = document.createElement('p');
+        p.className = 'pg-dropped';
+        p.textContent = omittedSeriesNote(c);
+        extra.push(p);
+      }
+      f.picture.replaceChildren(svg, legend(c), ...extra);
       if (!f.tableBox.hidden) f.tableBox.replaceChildren(table(c));
       f.button.onclick = () => {
         const show = f.tableBox.hidden;
@@ -295,6 +313,7 @@ export class PlotView {
         f.tableBox.replaceChildren(...(show ? [table(c)] : []));
       };
     }
+    this.dirty.clear();
   }
 
   private figure(key: string, title: string): Figure {

@@ -1,6 +1,6 @@
 import type { ClusterEvent, RunRecord } from '../../../playground/cluster/protocol.ts';
 import { MAX_LOG_LINES } from '../../../playground/contract/protocol.ts';
-import { droppedLinesNote } from '../../../playground/contract/output-limits.ts';
+import { droppedLinesNote, paneLine } from '../../../playground/contract/output-limits.ts';
 import { PlotView } from './plot-view.ts';
 
 type Line = {
@@ -175,13 +175,13 @@ export class OutputView {
         ? {
             rank: e.rank,
             time: e.time,
-            text: e.text,
+            text: paneLine(e.text),
             kind: e.level === 'error' ? 'error' : e.level === 'warn' ? 'warn' : 'log',
           }
         : {
             rank: e.rank,
             time: e.time,
-            text: e.message,
+            text: paneLine(e.message),
             kind: 'error',
             line: e.line,
             column: e.column,

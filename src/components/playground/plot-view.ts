@@ -15,6 +15,8 @@ const HEIGHT = 260;
 const PAD = { left: 56, right: 12, top: 10, bottom: 34 };
 /** Rows a chart's table shows; the CLI prints every row. */
 export const MAX_TABLE_ROWS = 1000;
+/** Charts painted as soon as they have points; the rest wait until they come near the viewport. */
+const EAGER_CHARTS = 8;
 /** Shortest gap between two redraws while points stream in. */
 const REDRAW_MS = 250;
 /** Series past the eighth colour get a dash pattern, so no two look the same. */
@@ -26,6 +28,7 @@ ranks-playground .pg-plot { margin: 0; border: 1px solid var(--border); border-r
 ranks-playground .pg-plot-head { display: flex; align-items: baseline; justify-content: space-between; gap: 0.5rem; }
 ranks-playground .pg-plot figcaption { font-weight: 600; font-size: 0.9rem; }
 ranks-playground .pg-plot-svg { width: 100%; height: auto; display: block; }
+ranks-playground .pg-plot-picture:empty { aspect-ratio: 640 / 290; } /* a picture not painted yet keeps its place */
 ranks-playground .pg-plot-svg text { fill: var(--muted); font: 11px var(--font-mono); }
 @media (max-width: 480px) { ranks-playground .pg-plot-svg text { font-size: 22px; } } /* the 640-wide chart shrinks to half on a phone: keep its ticks about 10 px */
 ranks-playground .pg-plot-svg .axis { stroke: var(--muted); stroke-width: 1; }
@@ -210,6 +213,30 @@ interface Figure {
   picture: HTMLElement;
   tableBox: HTMLElement;
   button: HTMLButtonElement;
+  /** The chart's latest data; `painted` is false until its picture shows it. */
+  chart?: PlotChart;
+  painted: boolean;
+  /** Near the viewport (or no IntersectionObserver): pictures are painted only there. */
+  visible: boolean;
+}
+
+/** Draws a figure's picture (SVG, legend, notes) and its open table from its latest chart. */
+function paint(f: Figure): void {
+  const c = f.chart;
+  if (!c) return;
+  f.painted = true;
+  const svg = c.kind === 'line' ? lineChart(c) : barChart(c);
+  svg.setAttribute('role', 'img');
+  svg.setAttribute('aria-label', describeChart(c));
+  const extra: HTMLElement[] = [];
+  if (c.omittedSeries) {
+    const p = document.createElement('p');
+    p.className = 'pg-dropped';
+    p.textContent = omittedSeriesNote(c);
+    extra.push(p);
+  }
+  f.picture.replaceChildren(svg, legend(c), ...extra);
+  if (!f.tableBox.hidden) f.tableBox.replaceChildren(table(c));
 }
 
 /**
@@ -228,6 +255,21 @@ export class PlotView {
   private dirty = new Set<string>();
   private frame = 0;
   private lastDraw = 0;
+  /** Paints a figure's picture when it comes near the viewport: 64 pictures at once stall the page ~1 s. */
+  private nearby =
+    typeof IntersectionObserver === 'function'
+      ? new IntersectionObserver(
+          (entries) => {
+            for (const e of entries) {
+              const f = [...this.figures.values()].find((g) => g.figure === e.target);
+              if (!f) continue;
+              f.visible = e.isIntersecting;
+              if (f.visible && !f.painted) paint(f);
+            }
+          },
+          { rootMargin: '300px 0px' },
+        )
+      : undefined;
 
   constructor() {
     injectCss(CSS);
@@ -243,6 +285,7 @@ export class PlotView {
     this.frame = 0;
     this.points = [];
     this.dropped = 0;
+    this.nearby?.disconnect();
     this.figures.clear();
     this.dirty.clear();
     this.root.replaceChildren();
@@ -293,25 +336,9 @@ export class PlotView {
       // Only a chart that received points since the last draw is drawn again.
       if (!this.dirty.has(key)) continue;
       const f = this.figure(key, c.title);
-      const svg = c.kind === 'line' ? lineChart(c) : barChart(c);
-      svg.setAttribute('role', 'img');
-      svg.setAttribute('aria-label', describeChart(c));
-      const extra: HTMLElement[] = [];
-      if (c.omittedSeries) {
-        const p = document.createElement('p');
-        p.className = 'pg-dropped';
-        p.textContent = omittedSeriesNote(c);
-        extra.push(p);
-      }
-      f.picture.replaceChildren(svg, legend(c), ...extra);
-      if (!f.tableBox.hidden) f.tableBox.replaceChildren(table(c));
-      f.button.onclick = () => {
-        const show = f.tableBox.hidden;
-        f.tableBox.hidden = !show;
-        f.button.setAttribute('aria-expanded', String(show));
-        f.button.textContent = show ? 'Hide table' : 'Show table';
-        f.tableBox.replaceChildren(...(show ? [table(c)] : []));
-      };
+      f.chart = c;
+      f.painted = false;
+      if (f.visible) paint(f);
     }
     this.dirty.clear();
   }
@@ -343,8 +370,19 @@ export class PlotView {
     head.append(caption, button);
     figure.append(head, picture, tableBox);
     this.root.append(figure);
-    f = { figure, picture, tableBox, button };
+    // The first EAGER_CHARTS paint at once (a playground's usual few); later ones when they come near the viewport.
+    const eager = !this.nearby || this.figures.size < EAGER_CHARTS;
+    f = { figure, picture, tableBox, button, painted: false, visible: eager };
+    picture.className = 'pg-plot-picture';
+    button.onclick = () => {
+      const show = tableBox.hidden;
+      tableBox.hidden = !show;
+      button.setAttribute('aria-expanded', String(show));
+      button.textContent = show ? 'Hide table' : 'Show table';
+      tableBox.replaceChildren(...(show && f!.chart ? [table(f!.chart)] : []));
+    };
     this.figures.set(key, f);
+    if (!eager) this.nearby!.observe(figure);
     return f;
   }
 }

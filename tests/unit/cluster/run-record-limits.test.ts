@@ -4,7 +4,9 @@ import {
   BATCH_CHARS,
   cutLine,
   MAX_LINE_CHARS,
+  MAX_PANE_LINE_CHARS,
   MAX_RANK_LOG_CHARS,
+  paneLine,
 } from '../../../playground/contract/output-limits.ts';
 import {
   createLogCounters,
@@ -92,6 +94,11 @@ describe('output bounded by size (issue 34, item 3)', () => {
     expect(text.startsWith('x'.repeat(MAX_LINE_CHARS) + ' … 1,048,576 more characters')).toBe(true);
     expect(text.length).toBeLessThan(MAX_LINE_CHARS + 100);
     expect(cutLine('short')).toBe('short');
+    // A pane shows less of it, and says how much the whole line had.
+    expect(paneLine(text)).toBe(
+      `${'x'.repeat(MAX_PANE_LINE_CHARS)} … ${(MAX_LINE_CHARS + 2 ** 20 - MAX_PANE_LINE_CHARS).toLocaleString('en-US')} more characters (Download log has the first 10,000)`,
+    );
+    expect(paneLine('short')).toBe('short');
   });
 
   it('the pacer sends a batch once it holds BATCH_CHARS characters, not only BATCH_LINES lines', () => {

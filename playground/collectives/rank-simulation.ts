@@ -72,6 +72,12 @@ export interface IssuedCall {
   byteScale: number;
 }
 
+/** The longest explicit compute a call may charge: 1e12 s (about 31,700 years); a longer one is a mistake. */
+export const MAX_COMPUTE_SECONDS = 1e12;
+/** The largest job chargeAs accepts: 1e15 parameters, 1e12 tokens a step (GPT-3 is 1.75e11 and 3.2e6). */
+export const MAX_CHARGED_PARAMS = 1e15;
+export const MAX_CHARGED_TOKENS = 1e12;
+
 export class RankSimulation {
   readonly rank: number;
   readonly shape: ClusterShape;
@@ -188,8 +194,12 @@ export class RankSimulation {
     return out;
   }
 
-  /** Charges explicit compute time. */
+  /** Charges explicit compute time; refused at the call if it is not a time the clock can add (issue 34, item 11). */
   compute(seconds: number, label?: string): void {
+    if (typeof seconds !== 'number' || !(seconds >= 0) || seconds > MAX_COMPUTE_SECONDS)
+      throw new RangeError(
+        `dist.simulation.compute: seconds must be a number from 0 to ${MAX_COMPUTE_SECONDS.toExponential()} (about 31,700 years), got ${String(seconds)}`,
+      );
     this.clock.charge(seconds, label ?? this.#label);
   }
 
@@ -204,6 +214,17 @@ export class RankSimulation {
         throw new RangeError(`chargeAs: ${k} must be a positive number, got ${v}`);
     const perElement = as.bytesPerElement ?? 2;
     if (!(perElement > 0)) throw new RangeError(`chargeAs: bytesPerElement must be > 0`);
+    // Past these the scaled FLOPs and bytes of a step overflow to Infinity and a later collective fails
+    // with an unrelated message; refused here, at the call, instead.
+    for (const [k, v, max] of [
+      ['params', as.params, MAX_CHARGED_PARAMS],
+      ['tokensPerStep', as.tokensPerStep, MAX_CHARGED_TOKENS],
+      ['bytesPerElement', perElement, 64],
+    ] as const)
+      if (v > max)
+        throw new RangeError(
+          `chargeAs: ${k} must be at most ${max.toExponential()} (far past any model trained), got ${v}`,
+        );
     this.#chargedAs = { params: as.params, tokensPerStep: as.tokensPerStep };
     this.#scale = {
       flops: (as.params * as.tokensPerStep) / (actual.params * actual.tokensPerStep),

@@ -2,12 +2,13 @@ import type { CommKind, TraceEvent } from '../contract/protocol.ts';
 import { CallBoard } from './call-board.ts';
 import { descriptorDifferences, type CallDescriptor } from './call-descriptor.ts';
 import { CommCounters } from './comm-stats.ts';
-import { describeRank, groupName, mismatchMessage } from './failure-messages.ts';
+import { describeRank, groupName, livenessPhrase, mismatchMessage } from './failure-messages.ts';
 import { groupInfo, registerGroup, type GroupInfo } from './group-registry.ts';
 import { instantiateReduceKernel, type ReduceKernel } from './kernel/reduce-kernel.ts';
 import {
   arrivalIndex,
   H_DEAD,
+  H_EXITED,
   H_MAGIC,
   H_WORLD,
   MAGIC,
@@ -82,7 +83,7 @@ export class CollectiveEngine {
     this.nextSeq = nextSeq;
     this.sync = new WorldSync(world.memory, world.worldSize <= world.hardwareConcurrency, env.now);
     this.board = new CallBoard(this.words, world.layout, world.worldSize);
-    this.liveness = new PeerLiveness(this.board, env.now);
+    this.liveness = new PeerLiveness(this.board, env.now, (r) => this.hasExited(r));
     this.stopHeartbeat = PeerLiveness.start(this.board, rank);
     this.worldGroup = groupInfo(
       0,
@@ -104,6 +105,15 @@ export class CollectiveEngine {
   /** Marks this rank dead (a planned fault in a simulated run) and wakes nobody: peers find out as a timeout. */
   markDead(): void {
     Atomics.or(this.words, H_DEAD, 1 << this.rank);
+  }
+
+  /** Marks this rank's program as ended: a peer still waiting for it is told at once that it exited. */
+  markExited(): void {
+    Atomics.or(this.words, H_EXITED, 1 << this.rank);
+  }
+
+  hasExited(rank: number): boolean {
+    return (Atomics.load(this.words, H_EXITED) & (1 << rank)) !== 0;
   }
 
   /** Ranks marked dead. */
@@ -159,7 +169,7 @@ export class CollectiveEngine {
   /** What `rank` last called, from its call block, for error messages. */
   describeRank(rank: number): string {
     const call = this.board.callOf(rank);
-    return describeRank(rank, call, this.groupName(call.slot));
+    return `${describeRank(rank, call, this.groupName(call.slot))}${livenessPhrase(this.liveness.state(rank))}`;
   }
 
   /** Starts a collective: takes the group's next sequence number and publishes the call descriptor. */

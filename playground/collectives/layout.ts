@@ -18,6 +18,8 @@ export const H_POISON = 2;
 export const H_REASON_LEN = 3;
 /** Bitmask of ranks that died in a simulated run (a planned fault): peers waiting for them time out. */
 export const H_DEAD = 4;
+/** Bitmask of ranks whose program has ended (returned or threw): peers waiting for them fail at once, naming it. */
+export const H_EXITED = 5;
 export const REASON_OFFSET = 1024;
 export const REASON_BYTES = 4096;
 

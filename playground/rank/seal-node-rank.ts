@@ -6,7 +6,8 @@
  * - `Worker` in `node:worker_threads`: replaced by a class that refuses, however the module is reached (static
  *   or eval-built `import()`, `process.getBuiltinModule`, `createRequire`): builtins are one object per thread,
  *   and `syncBuiltinESMExports` carries the change into their ES module namespaces.
- * - `process.kill` (it could signal any process of this user) and `process.env` (a copy: the parent's stays).
+ * - `process.kill` (it could signal any process of this user), `process.exit` (peers would be left waiting
+ *   for a thread that is gone) and `process.env` (a copy: the parent's stays).
  * - Raw `process.stdout.write`/`process.stderr.write`: text goes to the rank's own log, which the CLI prints
  *   with control characters replaced (see terminal-text.ts).
  * Each one is non-writable and non-configurable, so the program cannot put it back.
@@ -47,6 +48,10 @@ export function sealNodeRank(): void {
   syncBuiltinESMExports();
   pin(process, 'kill', () => {
     throw new RefusedInRankError('process.kill()');
+  });
+  // Ending the thread would leave peers to guess why it never arrives; a program ends by returning.
+  pin(process, 'exit', () => {
+    throw new RefusedInRankError('process.exit() (a program ends by returning)');
   });
   for (const key of Object.keys(process.env)) delete process.env[key];
   // console.* is the rank's log during a run. Outside one it is Node's own, which writes here again: dropped.

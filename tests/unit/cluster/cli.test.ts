@@ -206,6 +206,7 @@ await tryIt('eval-import', async () => start(await (0, eval)("import('node:worke
 await tryIt('getBuiltinModule', () => start((process as any).getBuiltinModule('node:worker_threads')));
 await tryIt('createRequire', async () => start((await (0, eval)("import('node:module')")).createRequire(${JSON.stringify(file)})('worker_threads')));
 await tryIt('kill', () => process.kill(process.pid, 0));
+await tryIt('exit', () => process.exit(0));
 console.log('env', Object.keys(process.env).length, 'variables');
 await new Promise((r) => setTimeout(r, 300));
 console.log('rank', dist.rank, 'done');`,
@@ -213,7 +214,7 @@ console.log('rank', dist.rank, 'done');`,
     const out = run('run', file, '--world', '2');
     expect(out.stderr).toBe('');
     for (const r of [0, 1]) {
-      for (const what of ['eval-import', 'getBuiltinModule', 'createRequire', 'kill'])
+      for (const what of ['eval-import', 'getBuiltinModule', 'createRequire', 'kill', 'exit'])
         expect(out.stdout).toContain(`[rank ${r}] ${what} refused RefusedInRankError`);
       expect(out.stdout).toContain(`[rank ${r}] env 0 variables`);
     }

@@ -1,6 +1,6 @@
 import type { ClusterEvent, RunRecord } from '../../../playground/cluster/protocol.ts';
 import { MAX_LOG_LINES } from '../../../playground/contract/protocol.ts';
-import { droppedLinesNote, paneLine } from '../../../playground/contract/output-limits.ts';
+import { droppedLinesNote, paneLine } from '../../../playground/cluster/protocol.ts';
 import { PlotView } from './plot-view.ts';
 
 type Line = {

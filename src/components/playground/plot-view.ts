@@ -2,9 +2,10 @@ import {
   chartRows,
   chartsOf,
   formatPlotNumber,
+  omittedChartsNote,
+  omittedSeriesNote,
   type PlotChart,
 } from '../../../playground/cluster/protocol.ts';
-import { omittedChartsNote, omittedSeriesNote } from '../../../playground/cluster/plot-series.ts';
 import { MAX_PLOT_POINTS, type PlotPoint } from '../../../playground/contract/protocol.ts';
 import { injectCss } from './inject-css.ts';
 import { niceTicks } from './nice-ticks.ts';

@@ -6,7 +6,8 @@
 // HTML and other unhashed files are network-first (updates arrive on the next online visit); files under
 // /_astro/ carry a content hash in their name and are cache-first. A new build renames the cache and drops the old.
 
-// Replaced at build time by src/lib/offline/stamp-service-worker.mjs (id: hash of dist/; searchFiles: Pagefind's index).
+// Replaced at build time by src/lib/offline/stamp-service-worker.mjs (id: hash of dist/; searchFiles: Pagefind's index;
+// digests: every built file's SHA-256, base64, by URL path).
 const BUILD = { id: 'dev', searchFiles: [] };
 
 const CACHE = `ranks-${BUILD.id}`;
@@ -45,6 +46,29 @@ async function save(cache, url, response, extend) {
   return response;
 }
 
+/** The built file a cache key names: the path itself, or the page a directory path serves. */
+function expectedDigest(url) {
+  const path = new URL(url).pathname;
+  const candidates = path.endsWith('/') ? [`${path}index.html`] : [path, `${path}/index.html`, `${path}.html`];
+  for (const p of candidates) if (Object.hasOwn(BUILD.digests, p)) return BUILD.digests[p];
+  return undefined;
+}
+
+/**
+ * A cached copy only if it is byte for byte what this build wrote (anything else, e.g. an entry another script
+ * of this origin overwrote, is deleted and refused, and the network answers instead). Unstamped (dev): as is.
+ */
+async function verified(cache, url, cached) {
+  if (!cached || !BUILD.digests) return cached;
+  const expected = expectedDigest(url);
+  if (expected !== undefined) {
+    const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', await cached.clone().arrayBuffer()));
+    if (btoa(String.fromCharCode(...digest)) === expected) return cached;
+  }
+  await cache.delete(cacheKey(url));
+  return undefined;
+}
+
 async function fetchAndSave(url) {
   const cache = await caches.open(CACHE);
   return save(cache, url, await fetch(url));
@@ -52,7 +76,7 @@ async function fetchAndSave(url) {
 
 async function cacheFirst(request, extend) {
   const cache = await caches.open(CACHE);
-  const cached = await cache.match(cacheKey(request.url));
+  const cached = await verified(cache, request.url, await cache.match(cacheKey(request.url)));
   if (cached) return cached;
   return save(cache, request.url, await fetch(request), extend);
 }
@@ -61,7 +85,8 @@ async function cacheFirst(request, extend) {
 function networkFirst(request, extend) {
   const network = caches.open(CACHE).then(async (cache) => save(cache, request.url, await fetch(request), extend));
   const response = (async () => {
-    const cached = await caches.match(cacheKey(request.url), { cacheName: CACHE });
+    const cache = await caches.open(CACHE);
+    const cached = await verified(cache, request.url, await cache.match(cacheKey(request.url)));
     if (!cached) return network.catch((error) => (request.mode === 'navigate' ? offlinePage(request) : Promise.reject(error)));
     const patience = new Promise((resolve) => setTimeout(() => resolve(cached), NETWORK_PATIENCE_MS));
     return Promise.race([network.catch(() => cached), patience]);
@@ -115,7 +140,7 @@ self.addEventListener('message', (event) => {
     const cache = await caches.open(CACHE);
     for (const url of event.data.urls) {
       if (typeof url !== 'string' || new URL(url).origin !== self.location.origin) continue;
-      if (!(await cache.match(cacheKey(url)))) await fetchAndSave(url).catch(() => {});
+      if (!(await verified(cache, url, await cache.match(cacheKey(url))))) await fetchAndSave(url).catch(() => {});
     }
   })());
 });

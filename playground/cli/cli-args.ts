@@ -41,8 +41,13 @@ ${FAULT_USAGE}
 
 Safety: the program runs as you, on your machine. Ranks start under Node's permission model:
 they may read only this project's files and the program itself, and may not write files, start
-processes or load native add-ons. Node 22 does not restrict the network, so a program can still
-make network requests. Run only programs you would run yourself.`;
+processes, threads or workers, load native add-ons, signal other processes (process.kill) or read
+your environment variables (process.env is empty). What a program CAN still do: make network
+requests (Node 22's permission model does not cover the network) and send anything it can read
+there, use CPU and memory until --timeout, and print. Printed text has control characters shown as
+visible symbols (ESC as \u241b) and every line carries its rank's prefix, but a program that opens
+the terminal's file descriptor itself (fs.writeSync(1, …)) writes raw bytes. Run only programs you
+would run yourself.`;
 
 export interface CliArgs {
   file: string;

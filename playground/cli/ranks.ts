@@ -4,7 +4,7 @@
  * program on N worker-thread ranks and prints every line as `[rank k] …`, then every `plot` chart as a table.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runProgram } from '../cluster/node.ts';
@@ -13,6 +13,7 @@ import { describeRanks, FOLD_ABOVE_RANKS, foldRankLines } from '../cluster/fold-
 import type { RunRecord } from '../cluster/run-record.ts';
 import type { ClusterEvent } from '../cluster/protocol.ts';
 import { parseCliArgs, USAGE, UsageError } from './cli-args.ts';
+import { prefixedLines, terminalSafe } from './terminal-text.ts';
 import { MODEL_COMMANDS } from './predict-command.ts';
 import { twinCommand } from './twin-command.ts';
 import { timeReport } from './time-report.ts';
@@ -24,14 +25,17 @@ const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
 function print(e: ClusterEvent): void {
   if (e.type === 'log')
     (e.level === 'error' || e.level === 'warn' ? process.stderr : process.stdout).write(
-      `[rank ${e.rank}] ${e.text}\n`,
+      prefixedLines(`[rank ${e.rank}] `, e.text),
     );
   else if (e.type === 'error')
     process.stderr.write(
-      `[rank ${e.rank}] error${e.line ? ` at line ${e.line}` : ''}: ${e.message}\n`,
+      prefixedLines(
+        `[rank ${e.rank}] `,
+        `error${e.line ? ` at line ${e.line}` : ''}: ${e.message}`,
+      ),
     );
   else if (e.type === 'backend' && e.reason)
-    process.stderr.write(`[rank ${e.rank}] backend ${e.backend} (${e.reason})\n`);
+    process.stderr.write(prefixedLines(`[rank ${e.rank}] `, `backend ${e.backend} (${e.reason})`));
 }
 
 /**
@@ -43,6 +47,8 @@ function rerunWithPermissions(programPath: string): number {
   const flags = [
     '--permission',
     `--allow-fs-read=${projectRoot}`,
+    // node_modules may be a link out of the project (a git worktree sharing one install).
+    `--allow-fs-read=${realpathSync(resolve(projectRoot, 'node_modules'))}`,
     `--allow-fs-read=${programPath}`,
     ...traceWriteFlags(process.argv.slice(2)),
     '--allow-worker',
@@ -120,16 +126,18 @@ async function main(): Promise<number> {
   const result = record.result!;
   // Charts the program drew with `plot` come after its output, each as a tab-separated table.
   if (record.plots.length)
-    process.stdout.write(`\n${plotsText(record.plots, record.plotTotal).join('\n')}`);
+    process.stdout.write(
+      `\n${plotsText(record.plots, record.plotTotal).map(terminalSafe).join('\n')}`,
+    );
   for (const line of timeReport(record)) process.stdout.write(`${line}\n`);
   if (args.trace) process.stdout.write(writeTraceFile(record, args));
   if (result.reason === 'compile-error')
     process.stderr.write(
-      `${args.file}:${result.error?.line ?? '?'}:${result.error?.column ?? '?'} ${result.error?.message}\n`,
+      `${args.file}:${result.error?.line ?? '?'}:${result.error?.column ?? '?'} ${terminalSafe(result.error?.message ?? '')}\n`,
     );
   else if (!result.ok)
     process.stderr.write(
-      `run ${result.reason} after ${Math.round(result.durationMs)} ms${result.error ? `: ${result.error.message}` : ''}\n`,
+      `run ${result.reason} after ${Math.round(result.durationMs)} ms${result.error ? `: ${terminalSafe(result.error.message)}` : ''}\n`,
     );
   return result.ok ? 0 : 1;
 }

@@ -7,7 +7,15 @@ import type { RunRecord } from './run-record.ts';
 
 export type { RecordedLine, RankRecord } from './run-record.ts';
 export type { RunRecord } from './run-record.ts';
-export { chartsOf, chartRows, chartText, formatPlotNumber } from './plot-series.ts';
+export {
+  chartsOf,
+  chartRows,
+  chartText,
+  formatPlotNumber,
+  omittedChartsNote,
+  omittedSeriesNote,
+} from './plot-series.ts';
+export { droppedLinesNote, paneLine } from '../contract/output-limits.ts';
 export type { PlotChart, PlotSeries } from './plot-series.ts';
 export { describeRanks, FOLD_ABOVE_RANKS, foldRankLines } from './fold-lines.ts';
 export type { FoldedLine } from './fold-lines.ts';

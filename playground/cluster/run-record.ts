@@ -14,6 +14,7 @@ import {
   type VirtualStepReport,
   type VirtualTraceEvent,
 } from '../contract/protocol.ts';
+import { cutLine, MAX_RANK_LOG_CHARS } from '../contract/output-limits.ts';
 
 /** One line in a rank's output: something it printed, or an error it (or the cluster, for it) reported. */
 export interface RecordedLine {
@@ -45,7 +46,9 @@ export class RankRecord {
   backendReason?: string;
   /** Lines kept so far (output and errors), for the MAX_LOG_LINES cap. */
   keptLines = 0;
-  /** Output lines that arrived after MAX_LOG_LINES were kept (counted, not kept). */
+  /** Characters of the lines kept so far, for the MAX_RANK_LOG_CHARS cap. */
+  keptChars = 0;
+  /** Output lines that arrived after MAX_LOG_LINES lines or MAX_RANK_LOG_CHARS characters were kept (counted, not kept). */
   droppedLines = 0;
   /** Its exit, once it reported one (or the cluster ended it). */
   exit: { ok: boolean; time: number } | null = null;
@@ -103,9 +106,19 @@ export class RunRecord {
   add(e: ClusterEvent): void {
     const r = this.ranks[e.rank];
     if (!r) return;
-    if (e.type === 'log' && r.keptLines >= MAX_LOG_LINES) {
-      r.droppedLines++;
-      return;
+    // Ranks cut their lines (log-pacer.ts); errors and the cluster's own messages are cut here.
+    if (e.type === 'log' || e.type === 'error') {
+      const text = e.type === 'log' ? e.text : e.message;
+      const cut = cutLine(text);
+      if (
+        e.type === 'log' &&
+        (r.keptLines >= MAX_LOG_LINES || r.keptChars + cut.length > MAX_RANK_LOG_CHARS)
+      ) {
+        r.droppedLines++;
+        return;
+      }
+      if (cut !== text) e = e.type === 'log' ? { ...e, text: cut } : { ...e, message: cut };
+      r.keptChars += cut.length;
     }
     if (e.type === 'trace') return this.addTrace(e.rank, e.events);
     if (e.type === 'plot') return this.addPlot(e.rank, e.points);

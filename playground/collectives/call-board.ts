@@ -8,6 +8,8 @@ import {
   C_AWAITING,
   C_TURN,
   C_DEAD,
+  C_END_DIED,
+  C_END_EXITED,
   C_RECV_FROM,
   C_SEQ,
   C_STATE,
@@ -156,10 +158,19 @@ export class CallBoard {
 
   /** Marks `rank` dead (a planned fault in a simulated run). */
   markDead(rank: number): void {
-    Atomics.store(this.#words, callIndex(this.#layout, rank) + C_DEAD, 1);
+    Atomics.store(this.#words, callIndex(this.#layout, rank) + C_DEAD, C_END_DIED);
   }
 
   isDead(rank: number): boolean {
-    return Atomics.load(this.#words, callIndex(this.#layout, rank) + C_DEAD) === 1;
+    return Atomics.load(this.#words, callIndex(this.#layout, rank) + C_DEAD) === C_END_DIED;
+  }
+
+  /** Marks the rank's program as ended (returned or threw); a rank that died in a planned fault stays dead. */
+  markExited(rank: number): void {
+    Atomics.compareExchange(this.#words, callIndex(this.#layout, rank) + C_DEAD, 0, C_END_EXITED);
+  }
+
+  hasExited(rank: number): boolean {
+    return Atomics.load(this.#words, callIndex(this.#layout, rank) + C_DEAD) === C_END_EXITED;
   }
 }

@@ -2,7 +2,7 @@ import type { CommKind, TraceEvent } from '../contract/protocol.ts';
 import { CallBoard } from './call-board.ts';
 import { descriptorDifferences, type CallDescriptor } from './call-descriptor.ts';
 import { CommCounters } from './comm-stats.ts';
-import { describeRank, groupName, mismatchMessage } from './failure-messages.ts';
+import { describeRank, groupName, livenessPhrase, mismatchMessage } from './failure-messages.ts';
 import { groupInfo, registerGroup, type GroupInfo } from './group-registry.ts';
 import { instantiateReduceKernel, type ReduceKernel } from './kernel/reduce-kernel.ts';
 import {
@@ -90,7 +90,7 @@ export class CollectiveEngine {
       env.now,
     );
     this.board = new CallBoard(this.words, world.layout, world.worldSize);
-    this.liveness = new PeerLiveness(this.board, env.now);
+    this.liveness = new PeerLiveness(this.board, env.now, (r) => this.hasExited(r));
     this.stopHeartbeat = PeerLiveness.start(this.board, rank);
     this.worldGroup = groupInfo(
       0,
@@ -117,6 +117,15 @@ export class CollectiveEngine {
   /** Marks this rank dead (a planned fault in a simulated run) and wakes nobody: peers find out as a timeout. */
   markDead(): void {
     this.board.markDead(this.rank);
+  }
+
+  /** Marks this rank's program as ended: a peer still waiting for it is told at once that it exited. */
+  markExited(): void {
+    this.board.markExited(this.rank);
+  }
+
+  hasExited(rank: number): boolean {
+    return this.board.hasExited(rank);
   }
 
   /** Ranks marked dead. */
@@ -171,7 +180,7 @@ export class CollectiveEngine {
   /** What `rank` last called, from its call block, for error messages. */
   describeRank(rank: number): string {
     const call = this.board.callOf(rank);
-    return describeRank(rank, call, this.groupName(call.slot));
+    return `${describeRank(rank, call, this.groupName(call.slot))}${livenessPhrase(this.liveness.state(rank))}`;
   }
 
   /** Starts a collective: takes the group's next sequence number and publishes the call descriptor. */

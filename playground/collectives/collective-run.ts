@@ -3,7 +3,9 @@ import type { CollectiveEngine } from './collective-engine.ts';
 import { blockingCall, DeadlockSuspicion } from './deadlock-detection.ts';
 import {
   busyPeerNotice,
+  exitedPeerMessage,
   spinningPeerMessage,
+  waitingPeerNotice,
   callPlace,
   collectiveTimeoutMessage,
   deadlockMessage,
@@ -147,7 +149,13 @@ export class CollectiveRun {
             peer,
           ),
         );
-      if (verdict === 'fire') this.#watchdog(group, target, peer);
+      if (verdict === 'waiting-first')
+        e.notice(waitingPeerNotice(e.rank, (stalledMs / 1000).toFixed(1), this.place, peer));
+      if (verdict === 'exited' && e.sync.value(e.progressIndex(group.slot, peer)) < target)
+        e.fail(exitedPeerMessage(e.rank, this.place, peer, e.describeRank(peer)));
+      // In virtual time a result must not depend on this machine's speed: no wall-clock watchdog there
+      // (the run's time limit still bounds it; a planned death times out in virtual time, above).
+      if (verdict === 'fire' && !e.sim) this.#watchdog(group, target, peer);
     };
     return e.sync.wait(this.mode, e.progressIndex(group.slot, peer), target, check);
   }

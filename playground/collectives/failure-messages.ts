@@ -56,6 +56,39 @@ export function busyPeerNotice(me: number, seconds: string, where: string, peer:
   return `rank ${me} has waited ${seconds} s in ${where} for rank ${peer}, which is busy computing outside any collective (its thread has not yielded for a while, running tfjs ops). Still waiting: a long computation is fine, however long, within the run's time limit.`;
 }
 
+/** How a peer's state reads after "rank k last called …" in an error: what its thread is doing now. */
+export function livenessPhrase(
+  state: 'exited' | 'starting' | 'inside' | 'computing' | 'waiting',
+): string {
+  switch (state) {
+    case 'exited':
+      return ', and its program has exited';
+    case 'starting':
+      return ', and it is still starting';
+    case 'computing':
+      return ', and it is computing (its thread has not yielded for a while)';
+    case 'waiting':
+      return ', and it is waiting (its event loop answers: it awaits timers, I/O or a promise)';
+    default:
+      return '';
+  }
+}
+
+/** Said once per wait, as a warning: a peer outside any collective whose event loop answers is alive. */
+export function waitingPeerNotice(
+  me: number,
+  seconds: string,
+  where: string,
+  peer: number,
+): string {
+  return `rank ${me} has waited ${seconds} s in ${where} for rank ${peer}, which is waiting outside any collective (its event loop answers: it awaits timers, I/O or a promise). Still waiting, within the run's time limit.`;
+}
+
+/** A peer whose program ended while another waits for it: it will never arrive. */
+export function exitedPeerMessage(me: number, where: string, peer: number, state: string): string {
+  return `Rank ${peer} has exited (its program ended) while rank ${me} waits for it in ${where}: ${state}. Every rank of a group must make the same collective calls; a rank that returns early (or calls process.exit) never arrives.`;
+}
+
 /** A peer whose thread has run a whole watchdog period with no tfjs op and no collective: an endless loop, not a computation. */
 export function spinningPeerMessage(
   me: number,

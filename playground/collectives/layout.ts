@@ -42,8 +42,13 @@ export const C_KERNELS = C_RECV_FROM + 1;
 export const C_AWAITING = C_KERNELS + 1;
 /** 1 + the rank whose code runs now on this rank's thread, 0 when none runs or the rank has a thread of its own (rank/rank-host.ts). */
 export const C_TURN = C_AWAITING + 1;
-/** 1 once the rank died in a simulated run (a planned fault): peers waiting for it time out. */
+/**
+ * How the rank ended, 0 while it runs: C_END_DIED once it died in a simulated run (a planned fault; peers waiting
+ * for it time out), C_END_EXITED once its program returned or threw (peers waiting for it fail at once, naming it).
+ */
 export const C_DEAD = C_TURN + 1;
+export const C_END_DIED = 1;
+export const C_END_EXITED = 2;
 
 /** Words of one group registry slot: a state word (GROUP_FREE, GROUP_WRITING, GROUP_PUBLISHED), then the member bitmask. */
 export const groupWords = (worldSize: number) => 1 + Math.ceil(worldSize / 32);

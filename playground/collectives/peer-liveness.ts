@@ -27,12 +27,30 @@ const kernelSinks = new WeakMap<object, { board: CallBoard; rank: number }>();
 export class PeerLiveness {
   readonly #board: CallBoard;
   readonly #now: () => number;
+  readonly #exited: (rank: number) => boolean;
   readonly #seen = new Map<number, { value: number; at: number }>();
   readonly #kernels = new Map<number, { value: number; at: number }>();
 
-  constructor(board: CallBoard, now: () => number) {
+  constructor(
+    board: CallBoard,
+    now: () => number,
+    exited: (rank: number) => boolean = () => false,
+  ) {
     this.#board = board;
     this.#now = now;
+    this.#exited = exited;
+  }
+
+  /**
+   * What `peer` is doing, for the watchdog and for error messages: its program ended ('exited'); not joined yet
+   * ('starting'); inside a collective ('inside'); its thread busy in synchronous work ('computing'); or its event
+   * loop answering while it awaits timers, I/O or a promise ('waiting': alive, however long it takes).
+   */
+  state(peer: number): 'exited' | 'starting' | 'inside' | 'computing' | 'waiting' {
+    if (this.#exited(peer)) return 'exited';
+    if (this.#board.heartbeat(peer) === 0) return 'starting';
+    if (this.#board.callOf(peer).state === 1) return 'inside';
+    return this.busy(peer) || this.awaitingDevice(peer) ? 'computing' : 'waiting';
   }
 
   /** Starts this rank's heartbeat (the first beat at once: a word still at 0 means "not joined yet"); returns a function that stops it. */
@@ -110,11 +128,13 @@ export class PeerLiveness {
    * What a wait on `peer` asks of it. A peer whose thread runs another rank's code is as busy as that thread:
    * it waits within the run's time limit, unless that other rank spins.
    */
-  of(peer: number): { busy(): boolean; spinningMs(): number } {
+  of(peer: number): WatchedPeer {
     return {
       busy: () =>
         this.#otherOnThread(peer) !== null || this.busy(peer) || this.awaitingDevice(peer),
       spinningMs: () => this.spinningMs(this.culprit(peer)),
+      exited: () => this.#exited(peer),
+      waiting: () => this.state(peer) === 'waiting',
     };
   }
 
@@ -132,10 +152,25 @@ export class PeerLiveness {
   }
 }
 
-/** Per wait: the watchdog counts only time in which the awaited peer was not busy computing. */
+/** What the watchdog reads of the peer a wait is for. */
+export interface WatchedPeer {
+  busy(): boolean;
+  spinningMs(): number;
+  /** Its program ended: it will not arrive. */
+  exited?(): boolean;
+  /** Outside any collective with its event loop answering (awaiting timers, I/O, a promise): alive. */
+  waiting?(): boolean;
+}
+
+/**
+ * Per wait: the watchdog counts only time in which the awaited peer was neither busy computing nor waiting
+ * with an event loop that answers (issue 34, item 7: liveness is the event loop, not collective calls). A peer
+ * whose program ended is reported at once.
+ */
 export class WatchdogClock {
   #lastBusy = -Infinity;
   #warned = false;
+  #warnedWaiting = false;
 
   /**
    * `stalledMs`: time since progress. Returns 'fire' when the wait has been silent for `limitMs` with the peer
@@ -145,16 +180,23 @@ export class WatchdogClock {
   observe(
     stalledMs: number,
     limitMs: number,
-    peer: { busy(): boolean; spinningMs(): number },
+    peer: WatchedPeer,
     now: number,
-  ): 'ok' | 'busy' | 'busy-first' | 'fire' | 'spin' {
+  ): 'ok' | 'busy' | 'busy-first' | 'waiting-first' | 'fire' | 'spin' | 'exited' {
     if (stalledMs < SAMPLE_AFTER_MS) return 'ok'; // the fast path of a collective pays nothing for this
+    if (peer.exited?.()) return 'exited';
     // Sampled on every later check, so the heartbeat's and the kernels' history is there when it matters.
     const spinning = peer.spinningMs();
-    const busy = spinning > 0 || peer.busy();
+    const waiting = spinning === 0 && (peer.waiting?.() ?? false);
+    const busy = spinning > 0 || waiting || peer.busy();
     if (busy) this.#lastBusy = now;
     if (spinning >= limitMs) return 'spin';
     if (stalledMs < limitMs) return 'ok';
+    if (waiting) {
+      if (this.#warnedWaiting) return 'busy';
+      this.#warnedWaiting = true;
+      return 'waiting-first';
+    }
     if (busy) {
       if (this.#warned) return 'busy';
       this.#warned = true;

@@ -3,7 +3,9 @@ import type { CollectiveEngine } from './collective-engine.ts';
 import { DeadlockSuspicion, RECV_CYCLE_CONFIRM_MS, recvCycle } from './deadlock-detection.ts';
 import {
   busyPeerNotice,
+  exitedPeerMessage,
   spinningPeerMessage,
+  waitingPeerNotice,
   pointToPointTimeoutMessage,
   recvCycleMessage,
   sendRecvMismatchMessage,
@@ -113,7 +115,11 @@ export class PointToPoint {
             peer,
           ),
         );
-      if (verdict === 'fire')
+      if (verdict === 'waiting-first')
+        e.notice(waitingPeerNotice(e.rank, (stalledMs / 1000).toFixed(1), what, peer));
+      if (verdict === 'exited' && Atomics.load(e.words, index) < target)
+        e.fail(exitedPeerMessage(e.rank, what, peer, e.describeRank(peer)));
+      if (verdict === 'fire' && !e.sim)
         e.fail(pointToPointTimeoutMessage((e.world.watchdogMs / 1000).toFixed(1), describe()));
     };
     return e.sync.wait(mode, index, target, check);

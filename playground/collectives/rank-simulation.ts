@@ -99,6 +99,12 @@ export interface ChargedCall {
   index?: number;
 }
 
+/** The longest explicit compute a call may charge: 1e12 s (about 31,700 years); a longer one is a mistake. */
+export const MAX_COMPUTE_SECONDS = 1e12;
+/** The largest job chargeAs accepts: 1e15 parameters, 1e12 tokens a step (GPT-3 is 1.75e11 and 3.2e6). */
+export const MAX_CHARGED_PARAMS = 1e15;
+export const MAX_CHARGED_TOKENS = 1e12;
+
 export class RankSimulation {
   readonly rank: number;
   readonly shape: ClusterShape;
@@ -238,8 +244,12 @@ export class RankSimulation {
     return out;
   }
 
-  /** Charges explicit compute time. */
+  /** Charges explicit compute time; refused at the call if it is not a time the clock can add (issue 34, item 11). */
   compute(seconds: number, label?: string, meta?: SpanMeta): void {
+    if (typeof seconds !== 'number' || !(seconds >= 0) || seconds > MAX_COMPUTE_SECONDS)
+      throw new RangeError(
+        `dist.simulation.compute: seconds must be a number from 0 to ${MAX_COMPUTE_SECONDS.toExponential()} (about 31,700 years), got ${String(seconds)}`,
+      );
     if (this.#uncharged > 0) return;
     this.clock.charge(seconds, label ?? this.#label, meta);
   }
@@ -289,6 +299,17 @@ export class RankSimulation {
     const perElement = as.bytesPerElement ?? 2;
     if (!(perElement > 0)) throw new RangeError(`chargeAs: bytesPerElement must be > 0`);
     const p = params!;
+    // Past these the scaled FLOPs and bytes of a step overflow to Infinity and a later collective fails
+    // with an unrelated message; refused here, at the call, instead.
+    for (const [k, v, max] of [
+      ['params', p, MAX_CHARGED_PARAMS],
+      ['tokensPerStep', as.tokensPerStep, MAX_CHARGED_TOKENS],
+      ['bytesPerElement', perElement, 64],
+    ] as const)
+      if (v > max)
+        throw new RangeError(
+          `chargeAs: ${k} must be at most ${max.toExponential()} (far past any model trained), got ${v}`,
+        );
     this.#named = named;
     this.#chargedAs = {
       params: p,

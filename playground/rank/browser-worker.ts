@@ -3,7 +3,9 @@ import * as Comlink from 'comlink';
 import { browserBackends } from './backend-browser.ts';
 import { prepareRank, runRank } from './rank-main.ts';
 import type { RankApi } from './rank-protocol.ts';
+import { sealBrowserScope } from './seal-browser-scope.ts';
 
+sealBrowserScope();
 const api: RankApi = {
   prepare: (backend) => prepareRank(backend, browserBackends),
   run: (start) => runRank(start, browserBackends),

@@ -1,3 +1,4 @@
+import { BATCH_CHARS, cutLine } from '../contract/output-limits.ts';
 import type { ClusterEvent } from '../contract/protocol.ts';
 
 /** While fewer log messages than this are unread, each line goes out at once (a line before a hang still shows). */
@@ -9,7 +10,8 @@ export const BATCH_LINES = 256;
 
 /**
  * Console output with backpressure. A rank posts log lines as arrays of events; at human rates
- * each line goes out alone, in a flood lines are batched, and a rank more than MAX_IN_FLIGHT
+ * each line goes out alone, in a flood lines are batched (BATCH_LINES lines or BATCH_CHARS characters,
+ * each line cut to MAX_LINE_CHARS), and a rank more than MAX_IN_FLIGHT
  * messages ahead of the page waits (Atomics.wait, in its own worker, never on the page) until
  * the page catches up, so a flood cannot queue millions of messages in front of the Stop button.
  * `counters` is a SharedArrayBuffer-backed Int32Array with two slots per rank: messages the page
@@ -18,6 +20,7 @@ export const BATCH_LINES = 256;
 export class LogPacer {
   private sent = 0;
   private buffer: ClusterEvent[] = [];
+  private bufferedChars = 0;
   private flushQueued = false;
   private readonly counters: Int32Array;
   private readonly slot: number;
@@ -31,10 +34,15 @@ export class LogPacer {
 
   private inFlight = () => this.sent - Atomics.load(this.counters, this.slot);
 
+  /** Queues a log line, cut to MAX_LINE_CHARS here, in the rank, so a huge line never reaches the page. */
   push(line: ClusterEvent): void {
+    if (line.type === 'log' && line.text.length > 0) {
+      line = { ...line, text: cutLine(line.text) };
+      this.bufferedChars += line.text.length;
+    }
     this.buffer.push(line);
     if (this.inFlight() < EAGER_MESSAGES) return this.flush();
-    if (this.buffer.length >= BATCH_LINES) {
+    if (this.buffer.length >= BATCH_LINES || this.bufferedChars >= BATCH_CHARS) {
       this.waitForPage();
       return this.flush();
     }
@@ -51,6 +59,7 @@ export class LogPacer {
   flush(): void {
     if (!this.buffer.length) return;
     this.sent++;
+    this.bufferedChars = 0;
     this.post(this.buffer.splice(0));
   }
 

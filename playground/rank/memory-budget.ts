@@ -17,21 +17,27 @@ export class MemoryBudgetError extends Error {
 
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
 
+type Tracked = { size: number; dtype: string; dataId: object };
 type TrackingEngine = {
-  state: { numBytes: number };
-  trackTensor(t: { size: number; dtype: string }, backend: unknown): void;
+  state: { numBytes: number; tensorInfo: Map<object, unknown> };
+  trackTensor(t: Tracked, backend: unknown): void;
+  disposeTensor(t: Tracked): void;
 };
 
-/** One rank's budget: its limit, and what to do the first time it is exceeded. */
+/** One rank's budget: its limit, what it holds now, and what to do the first time it is exceeded. */
 interface RankBudget {
   rank: number;
   budget: number;
+  held: number;
   onExceeded: (e: MemoryBudgetError) => void;
   tripped: boolean;
 }
 
 /** The budget each engine enforces now: a thread hosting several ranks re-points it at every turn (rank-host.ts). */
 const enforced = new WeakMap<object, { budget: RankBudget }>();
+
+const tensorBytes = (t: Tracked) =>
+  t.dtype === 'string' || t.dtype === 'complex64' ? 0 : t.size * (t.dtype === 'bool' ? 1 : 4);
 
 /**
  * Refuses any new tensor that would take this rank past `budget` bytes of tensors, so a program
@@ -46,7 +52,13 @@ export function enforceTensorBudget(
   onExceeded: (e: MemoryBudgetError) => void,
 ): () => void {
   const engine = tf.engine() as unknown as TrackingEngine;
-  const mine: RankBudget = { rank, budget, onExceeded, tripped: false };
+  const mine: RankBudget = {
+    rank,
+    budget,
+    held: engine.state.numBytes, // what the runtime made before this
+    onExceeded,
+    tripped: false,
+  };
   const install = () => {
     const current = enforced.get(engine);
     if (current) current.budget = mine;
@@ -56,17 +68,25 @@ export function enforceTensorBudget(
   return install;
 }
 
+/**
+ * Wraps the engine's trackTensor and disposeTensor once per worker, counting bytes itself per rank (as tfjs
+ * counts them, per tensor), and pins both wrappers: `tf.engine().trackTensor = …` and `engine.state.numBytes = 0`
+ * removed the budget before (issue 34, item 6). What it cannot see: data a program writes to a backend
+ * without making a tensor, and plain typed arrays (see the README).
+ */
 function wrap(engine: TrackingEngine, first: RankBudget): void {
   const current = { budget: first };
   enforced.set(engine, current);
   const track = engine.trackTensor.bind(engine);
-  engine.trackTensor = (t, backend) => {
+  const dispose = engine.disposeTensor.bind(engine);
+  // A tensor is charged to the rank whose turn made it, and given back to that rank when disposed.
+  const counted = new WeakMap<Tracked, { bytes: number; owner: RankBudget }>();
+  const trackTensor = (t: Tracked, backend: unknown) => {
     const b = current.budget;
-    const bytes =
-      t.dtype === 'string' || t.dtype === 'complex64' ? 0 : t.size * (t.dtype === 'bool' ? 1 : 4);
-    if (engine.state.numBytes + bytes > b.budget) {
+    const bytes = tensorBytes(t);
+    if (b.held + bytes > b.budget) {
       const error = new MemoryBudgetError(
-        `rank ${b.rank} would hold ${mib(engine.state.numBytes + bytes)} of tensors, over its share of the run's memory budget (${mib(b.budget)}): dispose tensors you no longer need (t.dispose(), tf.tidy).`,
+        `rank ${b.rank} would hold ${mib(b.held + bytes)} of tensors, over its share of the run's memory budget (${mib(b.budget)}): dispose tensors you no longer need (t.dispose(), tf.tidy).`,
       );
       if (!b.tripped) {
         b.tripped = true;
@@ -75,5 +95,22 @@ function wrap(engine: TrackingEngine, first: RankBudget): void {
       throw error;
     }
     track(t, backend);
+    if (!counted.has(t)) {
+      counted.set(t, { bytes, owner: b });
+      b.held += bytes;
+    }
   };
+  const disposeTensor = (t: Tracked) => {
+    dispose(t);
+    const c = counted.get(t);
+    if (c) {
+      counted.delete(t);
+      c.owner.held -= c.bytes;
+    }
+  };
+  for (const [name, value] of [
+    ['trackTensor', trackTensor],
+    ['disposeTensor', disposeTensor],
+  ] as const)
+    Object.defineProperty(engine, name, { value, writable: false, configurable: false });
 }

@@ -4,8 +4,10 @@ import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
 import { nodeBackends } from './backend-node.ts';
 import { prepareRank, runRank } from './rank-main.ts';
 import type { RankApi } from './rank-protocol.ts';
+import { sealNodeRank } from './seal-node-rank.ts';
 
 if (!parentPort) throw new Error('node-worker.ts runs only as a worker thread');
+sealNodeRank();
 const api: RankApi = {
   prepare: (backend) => prepareRank(backend, nodeBackends),
   run: (start) => runRank(start, nodeBackends),

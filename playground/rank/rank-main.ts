@@ -275,6 +275,7 @@ export async function runRank(start: RankStart, platform: BackendPlatform): Prom
   } catch (error) {
     if (!(error instanceof MemoryBudgetError)) fail(error); // already reported when the budget tripped
   }
+  comm?.engine.markExited(); // a peer still waiting for this rank is told it exited (peer-liveness.ts)
   await logChain;
   sim?.finish();
   flushTrace();

@@ -1,5 +1,6 @@
 import { test, expect, chromium, type BrowserContext, type Page } from '@playwright/test';
 import { chromiumLaunchOptions } from './chromium';
+import { createHash } from 'node:crypto';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -142,7 +143,20 @@ test('a new deploy reaches a returning reader on the next online visit, and the 
     );
     const newId = 'f'.repeat(16);
     const worker = join(root, 'isolation-sw.js');
-    writeFileSync(worker, readFileSync(worker, 'utf8').replace(oldId, newId));
+    // A deploy's worker also lists the new page's digest (the worker serves only what the build wrote).
+    const digest = (text: string) => createHash('sha256').update(text).digest('base64');
+    const pagePath = '"/chapters/what-is-data-parallelism/index.html":"';
+    const stamped = readFileSync(worker, 'utf8');
+    const oldDigest = stamped.split(pagePath)[1]!.split('"')[0]!;
+    writeFileSync(
+      worker,
+      stamped
+        .replace(oldId, newId)
+        .replace(
+          `${pagePath}${oldDigest}"`,
+          `${pagePath}${digest(readFileSync(chapter, 'utf8'))}"`,
+        ),
+    );
 
     await page.reload();
     await expect(page.getByRole('heading', { level: 1 })).toContainText('second edition');
@@ -158,6 +172,47 @@ test('a new deploy reaches a returning reader on the next online visit, and the 
     await context.close();
     await host.stop();
     rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('a poisoned cache entry is refused, not run (issue 34, item 1): the worker checks every cached file against the build’s digests', async ({
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  const host = await startStaticHost('headers-file');
+  const context = await browser.newContext({ baseURL: host.url });
+  try {
+    const page = await context.newPage();
+    await page.goto(firstChapterPath);
+    await savedForOffline(page);
+    // What the red team did from a rank (which can no longer reach Cache Storage at all): overwrite every cached
+    // script, served cache-first, with one that leaves a mark.
+    const poisoned = await page.evaluate(async () => {
+      const cache = await caches.open((await caches.keys()).find((n) => n.startsWith('ranks-'))!);
+      const scripts = (await cache.keys()).filter((r) => /\/_astro\/.*\.js$/.test(r.url));
+      for (const r of scripts)
+        await cache.put(
+          r,
+          new Response("localStorage.setItem('poisoned', location.pathname);", {
+            headers: { 'Content-Type': 'text/javascript' },
+          }),
+        );
+      return scripts.map((r) => r.url);
+    });
+    expect(poisoned.length).toBeGreaterThan(0);
+    await page.reload();
+    await page.goto('/');
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    expect(await page.evaluate(() => localStorage.getItem('poisoned'))).toBeNull();
+    // The genuine files took their place.
+    const first = await page.evaluate(
+      async (url) => (await caches.match(url))?.text(),
+      poisoned[0]!,
+    );
+    expect(first).not.toContain('poisoned');
+  } finally {
+    await context.close();
+    await host.stop();
   }
 });
 

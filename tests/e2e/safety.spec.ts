@@ -269,6 +269,59 @@ test.describe("the reader's work is never lost (items 4, 5)", () => {
     await other.close();
   });
 
+  // ≈ 15 s. Issue 34, item 5.
+  test('two share links in a row keep the reader’s edits; a tweak to the first link is kept too, and any version comes back by keyboard', async ({
+    page,
+    context,
+  }) => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.goto(firstChapterPath);
+    const root = pg(page);
+    await openEditor(root);
+    const linkTo = async (code: string) => {
+      await setCode(page, root, code);
+      await root.getByRole('button', { name: 'Share' }).click();
+      await expect(root.locator('[data-status]')).toContainText('opens this code');
+      return new URL(page.url()).hash;
+    };
+    const hashA = await linkTo("console.log('link A');\n");
+    const hashB = await linkTo("console.log('link B');\n");
+    await page.goto(firstChapterPath);
+    await openEditor(pg(page));
+    await setCode(page, pg(page), "console.log('my precious edits');\n");
+    const editor = pg(page).locator('.monaco-editor');
+    const open = async (hash: string, text: string) => {
+      await page.evaluate((h) => {
+        location.hash = h;
+      }, hash);
+      await expect(editor).toContainText(text, { timeout: 30_000 });
+    };
+    await open(hashA, 'link A');
+    await open(hashB, 'link B');
+    await pg(page).getByRole('button', { name: 'Back to my edits' }).click();
+    await expect(editor).toContainText('my precious edits');
+    // The first link again, tweaked by the reader, then the second: both of the reader's versions are kept.
+    await open(hashA, 'link A');
+    await editor.locator('.view-lines').click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('// my tweak');
+    await open(hashB, 'link B');
+    await page.reload(); // they are in storage, not only in the page (the address still holds link B)
+    const versions = pg(page).getByRole('combobox', { name: 'Your earlier versions' });
+    await expect(versions.locator('option')).toHaveCount(2);
+    await versions.focus();
+    await page.keyboard.press('ArrowDown'); // the older one: the reader's first edits
+    await page.keyboard.press('Tab');
+    await expect(pg(page).getByRole('button', { name: 'Restore this version' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(pg(page).locator('.monaco-editor')).toContainText('my precious edits');
+    const kept = await page.evaluate(() =>
+      localStorage.getItem('ranks:playground-versions:01-average-gradients'),
+    );
+    expect(kept).toContain('my tweak');
+    expect(kept).toContain('my precious edits');
+  });
+
   // ≈ 5 s.
   test('when the browser refuses to save, the reader is told (edits, progress import)', async ({
     page,
@@ -511,4 +564,39 @@ console.log('rank', dist.rank, 'checked');
     });
     expect(violations.filter((v) => !/localhost:9/.test(v) && !/eval/.test(v))).toEqual([]);
   });
+});
+
+// ≈ 10 s. Issue 34, item 1: what a rank could use to outlive its run or take over later page loads.
+test("a rank cannot reach this origin's storage, start a worker or open a channel, and cannot get them back", async ({
+  page,
+}) => {
+  await page.goto(firstChapterPath);
+  const root = pg(page);
+  await openEditor(root);
+  await setCode(
+    page,
+    root,
+    `import { dist } from 'ranks';
+const g = globalThis as any;
+const names = ['caches', 'indexedDB', 'Worker', 'SharedWorker', 'BroadcastChannel', 'webkitRequestFileSystem', 'webkitRequestFileSystemSync', 'cookieStore', 'CacheStorage', 'IDBFactory', 'FileSystemHandle', 'StorageManager', 'LockManager'];
+const reachable = names.filter((n) => g[n] !== undefined);
+for (const n of ['storage', 'storageBuckets', 'serviceWorker', 'locks']) if (g.navigator[n] !== undefined) reachable.push('navigator.' + n);
+// Ways back: the prototypes' getters, redefinition, assignment, deletion.
+for (let o = Object.getPrototypeOf(g); o; o = Object.getPrototypeOf(o))
+  for (const n of ['caches', 'indexedDB']) if (Object.getOwnPropertyDescriptor(o, n)) reachable.push('prototype getter ' + n);
+for (let o = Object.getPrototypeOf(g.navigator); o; o = Object.getPrototypeOf(o))
+  if (Object.getOwnPropertyDescriptor(o, 'storage')) reachable.push('navigator prototype getter storage');
+try { Object.defineProperty(g, 'caches', { get: () => 1 }); reachable.push('redefined caches'); } catch {}
+try { g.Worker = 1; } catch {}
+if (g.Worker !== undefined) reachable.push('assigned Worker');
+try { delete g.indexedDB; } catch {} // strict mode: a locked name throws
+if (!('indexedDB' in g)) reachable.push('deleted indexedDB');
+console.log('reachable:', reachable.length ? reachable.join(', ') : 'none', '| fetch', typeof fetch);
+`,
+  );
+  await runAndWait(root);
+  for (let r = 0; r < 4; r++)
+    await expect(root.locator(`[data-rank="${r}"] pre`)).toContainText(
+      'reachable: none | fetch function',
+    );
 });

@@ -1,5 +1,6 @@
 import type { ClusterEvent, RunRecord } from '../../../playground/cluster/protocol.ts';
 import { MAX_LOG_LINES } from '../../../playground/contract/protocol.ts';
+import { droppedLinesNote, paneLine } from '../../../playground/cluster/protocol.ts';
 import { PlotView } from './plot-view.ts';
 import { FOLD_ABOVE_RANKS } from '../../../playground/cluster/protocol.ts';
 import { FoldedOutput } from './folded-output.ts';
@@ -198,13 +199,13 @@ export class OutputView {
         ? {
             rank: e.rank,
             time: e.time,
-            text: e.text,
+            text: paneLine(e.text),
             kind: e.level === 'error' ? 'error' : e.level === 'warn' ? 'warn' : 'log',
           }
         : {
             rank: e.rank,
             time: e.time,
-            text: e.message,
+            text: paneLine(e.message),
             kind: 'error',
             line: e.line,
             column: e.column,
@@ -368,11 +369,7 @@ export class OutputView {
     if (!record) return;
     const all = record.combined();
     const dropped = record.ranks.flatMap((r) =>
-      r.droppedLines
-        ? [
-            `[rank ${r.rank}] … ${fmtCount(r.droppedLines)} more lines were not kept (a rank keeps its first ${fmtCount(MAX_LOG_LINES)})\n`,
-          ]
-        : [],
+      r.droppedLines ? [`${droppedLinesNote(r.rank, r.droppedLines, MAX_LOG_LINES)}\n`] : [],
     );
     const blob = new Blob([...all.map((l) => `[rank ${l.rank}] ${l.text}\n`), ...dropped], {
       type: 'text/plain',

@@ -5,7 +5,9 @@ import {
   keepEditsBeforeShare,
   loadEdits,
   loadEditsBeforeShare,
+  noteSharedCode,
 } from './saved-edits.ts';
+import { offerEarlierVersions } from './earlier-versions.ts';
 import { sharedCode, sharedId } from './share-link.ts';
 import type { Workbench } from './workbench.ts';
 
@@ -119,20 +121,18 @@ class RanksPlayground extends HTMLElement {
     this.querySelector('[data-status]')!.textContent = text;
   }
 
-  /** Adds a "Back to my edits" button to the status line when a share link put the reader's own edits aside. */
+  /**
+   * Adds "Back to my edits" (and a list of the reader's earlier versions, if more are kept) to the status line
+   * when a share link put the reader's own edits aside.
+   */
   private offerOwnEdits(bench: Workbench): void {
     const mine = loadEditsBeforeShare(this.playgroundId);
     if (mine === null || this.querySelector('.pg-restore')) return;
-    const back = document.createElement('button');
-    back.type = 'button';
-    back.className = 'pg-secondary pg-restore';
-    back.textContent = 'Back to my edits';
-    back.addEventListener('click', () => {
-      bench.setCode(mine);
+    offerEarlierVersions(this.querySelector('[data-status]')!, this.playgroundId, (code) => {
+      bench.setCode(code);
       forgetEditsBeforeShare(this.playgroundId);
       this.setStatus('Your own edits are back in the editor.');
     });
-    this.querySelector('[data-status]')!.append(' ', back);
   }
 
   /** Opens the code of the share link in the address bar, keeping the reader's own edits aside first. */
@@ -149,6 +149,7 @@ class RanksPlayground extends HTMLElement {
       const bench = await this.open(existing ? undefined : code, true);
       if (!bench) return;
       if (existing) bench.setCode(code);
+      noteSharedCode(this.playgroundId, code); // not the reader's: a later link must not keep it as theirs
       this.setStatus(
         kept
           ? 'Opened the shared code. It has not run: press Run when you are ready.'

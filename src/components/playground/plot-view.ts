@@ -2,10 +2,13 @@ import {
   chartRows,
   chartsOf,
   formatPlotNumber,
+  omittedChartsNote,
+  omittedSeriesNote,
   type PlotChart,
 } from '../../../playground/cluster/protocol.ts';
 import { MAX_PLOT_POINTS, type PlotPoint } from '../../../playground/contract/protocol.ts';
 import { injectCss } from './inject-css.ts';
+import { niceTicks } from './nice-ticks.ts';
 import { svgEl } from './svg-element.ts';
 
 const WIDTH = 640;
@@ -13,6 +16,8 @@ const HEIGHT = 260;
 const PAD = { left: 56, right: 12, top: 10, bottom: 34 };
 /** Rows a chart's table shows; the CLI prints every row. */
 export const MAX_TABLE_ROWS = 1000;
+/** Charts painted as soon as they have points; the rest wait until they come near the viewport. */
+const EAGER_CHARTS = 8;
 /** Shortest gap between two redraws while points stream in. */
 const REDRAW_MS = 250;
 /** Series past the eighth colour get a dash pattern, so no two look the same. */
@@ -24,6 +29,7 @@ ranks-playground .pg-plot { margin: 0; border: 1px solid var(--border); border-r
 ranks-playground .pg-plot-head { display: flex; align-items: baseline; justify-content: space-between; gap: 0.5rem; }
 ranks-playground .pg-plot figcaption { font-weight: 600; font-size: 0.9rem; }
 ranks-playground .pg-plot-svg { width: 100%; height: auto; display: block; }
+ranks-playground .pg-plot-picture:empty { aspect-ratio: 640 / 290; } /* a picture not painted yet keeps its place */
 ranks-playground .pg-plot-svg text { fill: var(--muted); font: 11px var(--font-mono); }
 @media (max-width: 480px) { ranks-playground .pg-plot-svg text { font-size: 22px; } } /* the 640-wide chart shrinks to half on a phone: keep its ticks about 10 px */
 ranks-playground .pg-plot-svg .axis { stroke: var(--muted); stroke-width: 1; }
@@ -36,20 +42,11 @@ ranks-playground .pg-plot-table th, ranks-playground .pg-plot-table td { border:
 ranks-playground .pg-plot-table caption { text-align: left; font-size: 0.8rem; color: var(--muted); }
 `;
 
+const chartKey = (c: { kind: string; title?: string; chart?: string }) =>
+  `${c.kind}\u0000${c.title ?? c.chart}`;
+
 const colour = (i: number) => `var(--rank-${i % 8})`;
 const dash = (i: number) => DASHES[Math.floor(i / 8) % DASHES.length]!;
-
-/** About `count` round tick values covering [lo, hi] (1, 2 or 5 times a power of ten apart). */
-export function niceTicks(lo: number, hi: number, count = 5): number[] {
-  if (lo === hi) return [lo];
-  const raw = (hi - lo) / count;
-  const power = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw)!;
-  const ticks: number[] = [];
-  for (let t = Math.ceil(lo / step) * step; t <= hi + step * 1e-9; t += step)
-    ticks.push(Number(t.toPrecision(12)));
-  return ticks;
-}
 
 /** [lo, hi] of the values, widened when flat (a constant series still gets an axis). */
 function extent(values: number[], fromZero: boolean): [number, number] {
@@ -131,6 +128,8 @@ function barChart(c: PlotChart): SVGSVGElement {
     HEIGHT - PAD.bottom - ((v - y0) / (y1 - y0)) * (HEIGHT - PAD.top - PAD.bottom);
   drawAxes(svg, niceTicks(y0, y1), y);
   const group = (WIDTH - PAD.left - PAD.right) / c.xs.length;
+  // Indexed once: a search per label and series is quadratic in the number of bars.
+  const bySeries = c.series.map((s) => new Map(s.points.map((p) => [p.x, p])));
   const bar = (group * 0.8) / c.series.length;
   c.xs.forEach((label, g) => {
     const text = svgEl('text', {
@@ -141,7 +140,7 @@ function barChart(c: PlotChart): SVGSVGElement {
     text.textContent = String(label);
     svg.append(text);
     c.series.forEach((s, i) => {
-      const p = s.points.find((q) => q.x === label);
+      const p = bySeries[i]!.get(label);
       if (!p) return;
       const top = y(Math.max(p.y, 0));
       svg.append(
@@ -215,6 +214,30 @@ interface Figure {
   picture: HTMLElement;
   tableBox: HTMLElement;
   button: HTMLButtonElement;
+  /** The chart's latest data; `painted` is false until its picture shows it. */
+  chart?: PlotChart;
+  painted: boolean;
+  /** Near the viewport (or no IntersectionObserver): pictures are painted only there. */
+  visible: boolean;
+}
+
+/** Draws a figure's picture (SVG, legend, notes) and its open table from its latest chart. */
+function paint(f: Figure): void {
+  const c = f.chart;
+  if (!c) return;
+  f.painted = true;
+  const svg = c.kind === 'line' ? lineChart(c) : barChart(c);
+  svg.setAttribute('role', 'img');
+  svg.setAttribute('aria-label', describeChart(c));
+  const extra: HTMLElement[] = [];
+  if (c.omittedSeries) {
+    const p = document.createElement('p');
+    p.className = 'pg-dropped';
+    p.textContent = omittedSeriesNote(c);
+    extra.push(p);
+  }
+  f.picture.replaceChildren(svg, legend(c), ...extra);
+  if (!f.tableBox.hidden) f.tableBox.replaceChildren(table(c));
 }
 
 /**
@@ -229,8 +252,25 @@ export class PlotView {
   private dropped = 0;
   private note: HTMLParagraphElement;
   private figures = new Map<string, Figure>();
+  /** Charts that received points since they were last drawn. */
+  private dirty = new Set<string>();
   private frame = 0;
   private lastDraw = 0;
+  /** Paints a figure's picture when it comes near the viewport: 64 pictures at once stall the page ~1 s. */
+  private nearby =
+    typeof IntersectionObserver === 'function'
+      ? new IntersectionObserver(
+          (entries) => {
+            for (const e of entries) {
+              const f = [...this.figures.values()].find((g) => g.figure === e.target);
+              if (!f) continue;
+              f.visible = e.isIntersecting;
+              if (f.visible && !f.painted) paint(f);
+            }
+          },
+          { rootMargin: '300px 0px' },
+        )
+      : undefined;
 
   constructor() {
     injectCss(CSS);
@@ -246,15 +286,19 @@ export class PlotView {
     this.frame = 0;
     this.points = [];
     this.dropped = 0;
+    this.nearby?.disconnect();
     this.figures.clear();
+    this.dirty.clear();
     this.root.replaceChildren();
     this.root.hidden = true;
   }
 
   add(points: readonly PlotPoint[]): void {
     for (const p of points)
-      if (this.points.length < MAX_PLOT_POINTS) this.points.push(p);
-      else this.dropped++;
+      if (this.points.length < MAX_PLOT_POINTS) {
+        this.points.push(p);
+        this.dirty.add(chartKey(p));
+      } else this.dropped++;
     this.frame ||= requestAnimationFrame(() => this.drawWhenDue());
   }
 
@@ -278,23 +322,26 @@ export class PlotView {
     this.lastDraw = performance.now();
     const charts = chartsOf(this.points);
     this.root.hidden = charts.length === 0;
-    this.note.textContent = `${this.dropped.toLocaleString('en')} more plot points were not drawn (a run keeps its first ${MAX_PLOT_POINTS.toLocaleString('en')}).`;
-    if (this.dropped) this.root.append(this.note);
+    const notes = [
+      ...(this.dropped
+        ? [
+            `${this.dropped.toLocaleString('en')} more plot points were not drawn (a run keeps its first ${MAX_PLOT_POINTS.toLocaleString('en')}).`,
+          ]
+        : []),
+      ...(charts.omittedCharts ? [omittedChartsNote(charts.omittedCharts)] : []),
+    ];
+    this.note.textContent = notes.join(' ');
+    if (notes.length) this.root.append(this.note);
     for (const c of charts) {
-      const f = this.figure(`${c.kind}\u0000${c.title}`, c.title);
-      const svg = c.kind === 'line' ? lineChart(c) : barChart(c);
-      svg.setAttribute('role', 'img');
-      svg.setAttribute('aria-label', describeChart(c));
-      f.picture.replaceChildren(svg, legend(c));
-      if (!f.tableBox.hidden) f.tableBox.replaceChildren(table(c));
-      f.button.onclick = () => {
-        const show = f.tableBox.hidden;
-        f.tableBox.hidden = !show;
-        f.button.setAttribute('aria-expanded', String(show));
-        f.button.textContent = show ? 'Hide table' : 'Show table';
-        f.tableBox.replaceChildren(...(show ? [table(c)] : []));
-      };
+      const key = chartKey(c);
+      // Only a chart that received points since the last draw is drawn again.
+      if (!this.dirty.has(key)) continue;
+      const f = this.figure(key, c.title);
+      f.chart = c;
+      f.painted = false;
+      if (f.visible) paint(f);
     }
+    this.dirty.clear();
   }
 
   private figure(key: string, title: string): Figure {
@@ -324,8 +371,19 @@ export class PlotView {
     head.append(caption, button);
     figure.append(head, picture, tableBox);
     this.root.append(figure);
-    f = { figure, picture, tableBox, button };
+    // The first EAGER_CHARTS paint at once (a playground's usual few); later ones when they come near the viewport.
+    const eager = !this.nearby || this.figures.size < EAGER_CHARTS;
+    f = { figure, picture, tableBox, button, painted: false, visible: eager };
+    picture.className = 'pg-plot-picture';
+    button.onclick = () => {
+      const show = tableBox.hidden;
+      tableBox.hidden = !show;
+      button.setAttribute('aria-expanded', String(show));
+      button.textContent = show ? 'Hide table' : 'Show table';
+      tableBox.replaceChildren(...(show && f!.chart ? [table(f!.chart)] : []));
+    };
     this.figures.set(key, f);
+    if (!eager) this.nearby!.observe(figure);
     return f;
   }
 }

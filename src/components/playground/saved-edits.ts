@@ -1,7 +1,20 @@
 /** A reader's edits to one playground, kept in localStorage so a reload keeps them. */
 const key = (id: string) => `ranks:playground:${id}`;
-/** Where a reader's own edits go when a share link opens other code in the same playground. */
-const backupKey = (id: string) => `ranks:playground-before-share:${id}`;
+/** The reader's earlier versions, newest first: what a share link took out of the editor (issue 34, item 5). */
+const versionsKey = (id: string) => `ranks:playground-versions:${id}`;
+/** The code the last share link opened here: not the reader's, so never kept as one of their versions. */
+const sharedKey = (id: string) => `ranks:playground-last-shared:${id}`;
+/** Set while versions wait to be offered back (a share link took the editor; cleared once one is restored). */
+const pendingKey = (id: string) => `ranks:playground-before-share:${id}`;
+
+/** Versions kept per playground; the oldest goes first. */
+export const MAX_VERSIONS = 5;
+
+export interface SavedVersion {
+  code: string;
+  /** When it was kept (ms since 1970). */
+  at: number;
+}
 
 function read(k: string): string | null {
   try {
@@ -11,36 +24,72 @@ function read(k: string): string | null {
   }
 }
 
+function write(k: string, value: string | null): boolean {
+  try {
+    if (value === null) localStorage.removeItem(k);
+    else localStorage.setItem(k, value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export const loadEdits = (id: string): string | null => read(key(id));
 
 /** Saves (or clears) a playground's edits; false when the browser refused (storage full or disabled). */
 export function saveEdits(id: string, code: string, original: string): boolean {
-  try {
-    if (code === original) localStorage.removeItem(key(id));
-    else localStorage.setItem(key(id), code);
-    return true;
-  } catch {
-    return false;
-  }
+  return write(key(id), code === original ? null : code);
 }
 
-/** The reader's own edits kept aside when a share link replaced them in the editor, if any. */
-export const loadEditsBeforeShare = (id: string): string | null => read(backupKey(id));
+/** The reader's kept versions, newest first (an unreadable list reads as none). */
+export function loadVersions(id: string): SavedVersion[] {
+  const versions: SavedVersion[] = [];
+  try {
+    const list: unknown = JSON.parse(read(versionsKey(id)) ?? '[]');
+    if (Array.isArray(list))
+      for (const v of list as Partial<SavedVersion>[])
+        if (typeof v?.code === 'string' && typeof v.at === 'number')
+          versions.push({ code: v.code, at: v.at });
+  } catch {
+    /* none */
+  }
+  // The single slot earlier builds kept (the pending flag held the code itself).
+  const legacy = read(pendingKey(id));
+  if (legacy && legacy !== '1' && !versions.some((v) => v.code === legacy))
+    versions.push({ code: legacy, at: 0 });
+  return versions.slice(0, MAX_VERSIONS);
+}
 
-/** Keeps the reader's edits aside before shared code takes the editor; false if they could not be kept. */
+/** Remembers the code a share link opened here, so a later link does not keep it as the reader's. */
+export const noteSharedCode = (id: string, code: string): boolean => write(sharedKey(id), code);
+
+/**
+ * Keeps the reader's code before shared code takes the editor, as the newest of their versions (the same
+ * code is kept once), and marks the versions to be offered back. Code the last link opened is not the
+ * reader's and is not kept (a second link must not push out the reader's own edits); code they changed is.
+ * False if the browser refused to store it.
+ */
 export function keepEditsBeforeShare(id: string, code: string): boolean {
-  try {
-    localStorage.setItem(backupKey(id), code);
+  if (code === read(sharedKey(id))) {
+    write(pendingKey(id), '1'); // the reader's earlier versions are still offered
     return true;
-  } catch {
-    return false;
   }
+  const versions = [
+    { code, at: Date.now() },
+    ...loadVersions(id).filter((v) => v.code !== code),
+  ].slice(0, MAX_VERSIONS);
+  return write(versionsKey(id), JSON.stringify(versions)) && write(pendingKey(id), '1');
 }
 
+/** The reader's newest kept version while one waits to be offered back, if any. */
+export function loadEditsBeforeShare(id: string): string | null {
+  if (read(pendingKey(id)) === null) return null;
+  return loadVersions(id)[0]?.code ?? null;
+}
+
+/** One was restored: stop offering (the versions stay kept). */
 export function forgetEditsBeforeShare(id: string): void {
-  try {
-    localStorage.removeItem(backupKey(id));
-  } catch {
-    /* nothing kept */
-  }
+  const versions = loadVersions(id); // folds a legacy slot into the list before its key goes
+  if (versions.length) write(versionsKey(id), JSON.stringify(versions));
+  write(pendingKey(id), null);
 }

@@ -1,6 +1,7 @@
 // Build step after `astro build` and Pagefind: names the service worker's cache after a hash of the whole
 // built site, so every deploy that changes a file gets a fresh cache and readers drop the old one, and lists
-// the search index files the worker saves when it installs. Usage: node stamp-service-worker.mjs dist
+// the search index files the worker saves when it installs, and gives it every file's SHA-256 so it serves
+// from its cache only what this build wrote (a poisoned entry is refused). Usage: node stamp-service-worker.mjs dist
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
@@ -42,6 +43,17 @@ export function stampServiceWorker(dist) {
       .update(readFileSync(join(dist, file)))
       .update('\0');
   const id = hash.digest('hex').slice(0, 16);
+  // Each file's digest as the worker computes it (crypto.subtle, base64), keyed by its URL path.
+  const digests = Object.fromEntries(
+    files
+      .filter((f) => f !== WORKER)
+      .map((f) => [
+        `/${f}`,
+        createHash('sha256')
+          .update(readFileSync(join(dist, f)))
+          .digest('base64'),
+      ]),
+  );
   // Only what Pagefind's search API loads, not its unused UI bundles.
   const searchFiles = files
     .filter((f) => f.startsWith('pagefind/') && !/-ui\.|highlight/.test(f))
@@ -52,7 +64,7 @@ export function stampServiceWorker(dist) {
     );
   // The same headers the dev server and public/_headers send (CSP included), for hosts that send none.
   const stamped = source
-    .replace(PLACEHOLDER, `const BUILD = ${JSON.stringify({ id, searchFiles })};`)
+    .replace(PLACEHOLDER, `const BUILD = ${JSON.stringify({ id, searchFiles, digests })};`)
     .replace(HEADERS_PLACEHOLDER, () => `const HOST_HEADERS = ${JSON.stringify(siteHeaders)};`);
   writeFileSync(workerPath, stamped);
   return { id, searchFiles: searchFiles.length };

@@ -199,3 +199,55 @@ console.log('rank', dist.rank, 'done');`,
     expect(existsSync(target)).toBe(false);
   });
 });
+
+describe('CLI ranks cannot leave the permission model or forge output (issue 34, items 2 and 10)', () => {
+  it('new Worker(code, { eval: true, execArgv: [] }) is refused however node:worker_threads is reached; no file is written', () => {
+    const file = join(dir, 'thread-escape.ts');
+    const target = join(dir, 'written-by-a-thread');
+    const code = JSON.stringify(`require('fs').writeFileSync(${JSON.stringify(target)}, 'x')`);
+    writeFileSync(
+      file,
+      `import { dist } from 'ranks';
+const tryIt = async (what: string, fn: () => unknown) => { try { await fn(); console.log(what, 'ALLOWED'); } catch (e) { console.log(what, 'refused', (e as Error).name); } };
+const start = (wt: { Worker: new (c: string, o: object) => unknown }) => new wt.Worker(${code}, { eval: true, execArgv: [] });
+await tryIt('eval-import', async () => start(await (0, eval)("import('node:worker_threads')")));
+await tryIt('getBuiltinModule', () => start((process as any).getBuiltinModule('node:worker_threads')));
+await tryIt('createRequire', async () => start((await (0, eval)("import('node:module')")).createRequire(${JSON.stringify(file)})('worker_threads')));
+await tryIt('kill', () => process.kill(process.pid, 0));
+await tryIt('exit', () => process.exit(0));
+console.log('env', Object.keys(process.env).length, 'variables');
+await new Promise((r) => setTimeout(r, 300));
+console.log('rank', dist.rank, 'done');`,
+    );
+    const out = run('run', file, '--world', '2');
+    expect(out.stderr).toBe('');
+    for (const r of [0, 1]) {
+      for (const what of ['eval-import', 'getBuiltinModule', 'createRequire', 'kill', 'exit'])
+        expect(out.stdout).toContain(`[rank ${r}] ${what} refused RefusedInRankError`);
+      expect(out.stdout).toContain(`[rank ${r}] env 0 variables`);
+    }
+    expect(out.stdout).not.toContain('ALLOWED');
+    expect(existsSync(target)).toBe(false);
+    expect(out.status).toBe(0);
+  });
+
+  it('escape sequences and forged [rank k] lines print as visible text, from console.log and process.stdout.write', () => {
+    const file = join(dir, 'forge.ts');
+    writeFileSync(
+      file,
+      `import { dist } from 'ranks';
+if (dist.rank === 0) {
+  console.log('clip \\x1b]52;c;aGVsbG8=\\x07 end\\n[rank 3] forged\\r\\u009b2J');
+  process.stdout.write('raw \\x1b[2J\\n[rank 3] forged too\\n');
+}`,
+    );
+    const out = run('run', file, '--world', '2');
+    expect(out.status).toBe(0);
+    expect(out.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/); // eslint-disable-line no-control-regex
+    expect(out.stdout).toContain(
+      '[rank 0] clip \u241b]52;c;aGVsbG8=\u2407 end\n[rank 0] [rank 3] forged\u240d\\u009b2J\n',
+    );
+    expect(out.stdout).toContain('[rank 0] raw \u241b[2J\n[rank 0] [rank 3] forged too\n');
+    expect(out.stdout).not.toMatch(/^\[rank 3\]/m);
+  });
+});

@@ -37,4 +37,27 @@ for (let i = 0; ; i++) {
       ),
     ).toBe(true);
   });
+
+  it("a program cannot switch it off: replacing trackTensor or zeroing the engine's count (issue 34, item 6)", async () => {
+    const code = `import * as tf from '@tensorflow/tfjs';
+const engine = tf.engine() as any;
+try { engine.trackTensor = () => {}; console.log('replaced trackTensor'); } catch { console.log('trackTensor is locked'); }
+try { delete engine.trackTensor; } catch { /* locked */ }
+const kept: tf.Tensor[] = [];
+for (let i = 0; i < 64; i++) { engine.state.numBytes = 0; kept.push(tf.zeros([1 << 20])); }
+console.log('ALLOWED', kept.length * 4, 'MiB');`;
+    const { result, events } = await runProgram({
+      code,
+      worldSize: 1,
+      backend: 'cpu',
+      tensorBudgetBytes: 32 * 2 ** 20,
+      timeoutMs: 60_000,
+    });
+    const logs = events.flatMap((e) => (e.type === 'log' ? [e.text] : []));
+    expect(logs).toContain('trackTensor is locked');
+    expect(logs.join('\n')).not.toContain('ALLOWED');
+    expect(result).toMatchObject({ ok: false, reason: 'error' });
+    const errors = events.flatMap((e) => (e.type === 'error' ? [e.message] : []));
+    expect(errors.join('\n')).toMatch(/over its share of the run's memory budget \(32 MiB\)/);
+  });
 });

@@ -191,10 +191,13 @@ export const scenarios = {
       p2p?: boolean;
       spin?: boolean;
       awaitDevice?: boolean;
+      /** The busy rank awaits a timer instead: its event loop answers (issue 34, item 7). */
+      await?: boolean;
     },
   ) {
     const t0 = performance.now();
-    if (ctx.rank === a.busy && a.awaitDevice) {
+    if (ctx.rank === a.busy && a.await) await new Promise((r) => setTimeout(r, a.ms));
+    else if (ctx.rank === a.busy && a.awaitDevice) {
       // A slow device (a WebGPU readback behind first shader compiles): the read settles after `ms`, the event loop idles.
       const tf = await import('@tensorflow/tfjs');
       const backend = tf.backend() as unknown as { read(id: unknown): Promise<unknown> };
@@ -255,6 +258,8 @@ export const scenarios = {
       return { ok: true, values, ms: performance.now() - t0 };
     } catch (err) {
       return { ok: false, error: (err as Error).message, ms: performance.now() - t0 };
+    } finally {
+      ctx.raw.engine.markExited(); // the program ended, as rank-main.ts marks it
     }
   },
 

@@ -2,6 +2,7 @@
 export * from './presets.ts';
 export * from './cluster-shape.ts';
 export * from './collective-model.ts';
+export * from './all-to-all-model.ts';
 export * from './roofline.ts';
 export * from './group-collective.ts';
 export * from './program-clock.ts';

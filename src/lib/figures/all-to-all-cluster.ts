@@ -6,8 +6,6 @@
 import {
   predictAllToAll,
   type AllToAllPrediction,
-} from '../../../playground/simulation/all-to-all-model.ts';
-import {
   clusterShape,
   predictCollective,
   type CollectivePrediction,

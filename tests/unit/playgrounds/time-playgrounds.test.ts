@@ -76,8 +76,9 @@ describe('what the time playgrounds charge is what their prose says', () => {
     const mdx = chapter('06-fsdp-and-choosing.mdx');
     expect(mdx).toContain("export const prefetchModel = chargedModel('llama-2-7b');");
     expect(mdx).toContain(
-      'charges each step as Llama 2 7B ({fmtParams(prefetchModel.totalParams)} parameters)',
+      'charges each step as {prefetchName} ({fmtParams(prefetchModel.totalParams)} parameters)',
     );
+    expect(mdx).toContain("export const prefetchName = 'Llama 2 7B';");
     const program = readProgram('06-fsdp-prefetch.ts');
     expect(program).toContain("const chargeAs = { model: 'llama-2-7b', tokensPerStep");
     expect(program).toContain('forwardPrefetch: prefetch ? 1 : 0');

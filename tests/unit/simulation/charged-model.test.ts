@@ -70,8 +70,16 @@ describe('DDP buckets of Llama 2 7B under PyTorch defaults (bf16 gradients)', ()
     expect(Math.round(mib('layers.0.feed_forward.w1.weight'))).toBe(86);
     expect(Math.round(mib('tok_embeddings.weight'))).toBe(250);
     const mdx = readFileSync('content/chapters/04-inside-ddp.mdx', 'utf8');
-    for (const s of ['32 MiB for an attention', '86 MiB for an MLP one', "embedding's 250 MiB"])
+    // The prose prints each size from the model's shape, in bf16 (two bytes an element).
+    expect(mdx).toContain('export const bf16MiB = (elements) => fmtMiB(elements * 2, 0);');
+    expect(mdx).toContain('export const ov = overlapModel.shape;');
+    for (const s of [
+      '{bf16MiB(ov.dim * ov.dim)} for an attention',
+      '{bf16MiB(ov.dim * ov.ffnHidden)} for an MLP one',
+      "embedding's {bf16MiB(ov.vocab * ov.dim)}",
+    ])
       expect(mdx).toContain(s);
+    expect(model.shape.ffnHidden).toBe(11008);
     expect(mdx).toContain(
       'export const overlapBuckets = chargedBuckets(overlapModel, 2, true, {});',
     );

@@ -1,8 +1,11 @@
 import type { ClusterEvent, TraceEvent } from '../../../playground/cluster/protocol.ts';
 import { runProgram } from '../../../playground/cluster/node.ts';
+import { MAX_LINE_CHARS } from '../../../playground/contract/output-limits.ts';
 
 /** Marker a rank program prints before each JSON record it reports to the test. */
 export const RECORD = '@@record ';
+/** Marker of a piece of a record with more to come (a line keeps at most MAX_LINE_CHARS characters). */
+const RECORD_PIECE = '@@record+ ';
 
 /**
  * Runs `code` on `worldSize` real worker_threads ranks (CPU backend); returns the JSON records each rank
@@ -28,9 +31,15 @@ export async function runRanksTraced<T = unknown>(
     );
   }
   const records: T[][] = Array.from({ length: worldSize }, () => []);
+  // A record longer than a line may be arrives in pieces, each but the last marked RECORD_PIECE.
+  const partial: string[] = Array.from({ length: worldSize }, () => '');
   for (const e of logs) {
-    if (e.type === 'log' && e.text.startsWith(RECORD))
-      records[e.rank]!.push(JSON.parse(e.text.slice(RECORD.length)) as T);
+    if (e.type !== 'log') continue;
+    if (e.text.startsWith(RECORD_PIECE)) partial[e.rank] += e.text.slice(RECORD_PIECE.length);
+    else if (e.text.startsWith(RECORD)) {
+      records[e.rank]!.push(JSON.parse(partial[e.rank] + e.text.slice(RECORD.length)) as T);
+      partial[e.rank] = '';
+    }
   }
   const traces: TraceEvent[][] = Array.from({ length: worldSize }, () => []);
   for (const e of events as ClusterEvent[])
@@ -52,6 +61,13 @@ export const PRELUDE = `
 import * as tf from '@tensorflow/tfjs';
 import * as ranks from 'ranks';
 const { dist } = ranks;
-const report = (record) => console.log(${JSON.stringify(RECORD)} + JSON.stringify(record));
+const report = (record) => {
+  // Lines are cut at MAX_LINE_CHARS (contract/output-limits.ts), so a long record is sent in pieces.
+  const json = JSON.stringify(record);
+  const piece = ${MAX_LINE_CHARS - RECORD_PIECE.length};
+  for (let i = 0; i + piece < json.length; i += piece)
+    console.log(${JSON.stringify(RECORD_PIECE)} + json.slice(i, i + piece));
+  console.log(${JSON.stringify(RECORD)} + json.slice(Math.floor(Math.max(0, json.length - 1) / piece) * piece));
+};
 const plain = (snap) => Object.fromEntries(Object.entries(snap).map(([k, v]) => [k, Array.from(v)]));
 `;

@@ -151,35 +151,48 @@ function ownGlobal(overrides: Record<string, unknown>): typeof globalThis {
     ]),
   );
   const deleted = new Set<string | symbol>();
+  // A name the real global holds non-configurable (the scope seal's locked names, NaN, undefined…) is the
+  // same for every rank: a proxy may not report it otherwise (its invariants), and no rank may take it back.
+  const locked = (key: string | symbol) =>
+    Reflect.getOwnPropertyDescriptor(globalThis, key)?.configurable === false;
+  const hostValue = (target: typeof globalThis, key: string | symbol) => {
+    const value: unknown = Reflect.get(target, key, target);
+    // A host function (fetch, atob, queueMicrotask…) must be called on the real global; a constructor
+    // (Array, Promise, Float32Array…) has a prototype and is returned as it is, statics and identity intact.
+    return typeof value === 'function' && !('prototype' in value)
+      ? (value as (...a: unknown[]) => unknown).bind(target)
+      : value;
+  };
   return new Proxy(globalThis, {
     get(target, key) {
+      if (locked(key)) return Reflect.get(target, key, target);
       const mine = own.get(key);
       if (mine) return mine.get ? mine.get.call(target) : mine.value;
       if (deleted.has(key)) return undefined;
-      const value: unknown = Reflect.get(target, key, target);
-      // A host function (fetch, atob, queueMicrotask…) must be called on the real global; a constructor
-      // (Array, Promise, Float32Array…) has a prototype and is returned as it is, statics and identity intact.
-      return typeof value === 'function' && !('prototype' in value)
-        ? (value as (...a: unknown[]) => unknown).bind(target)
-        : value;
+      return hostValue(target, key);
     },
-    set(_target, key, value) {
+    set(target, key, value) {
+      if (locked(key)) return Reflect.set(target, key, value, target);
       own.set(key, { value, writable: true, enumerable: true, configurable: true });
       deleted.delete(key);
       return true;
     },
-    has: (target, key) => own.has(key) || (!deleted.has(key) && Reflect.has(target, key)),
+    has: (target, key) =>
+      locked(key) || own.has(key) || (!deleted.has(key) && Reflect.has(target, key)),
     deleteProperty(_target, key) {
+      if (locked(key)) return false;
       own.delete(key);
       deleted.add(key);
       return true;
     },
-    defineProperty(_target, key, descriptor) {
+    defineProperty(target, key, descriptor) {
+      if (locked(key)) return Reflect.defineProperty(target, key, descriptor);
       own.set(key, { configurable: true, ...descriptor });
       deleted.delete(key);
       return true;
     },
     getOwnPropertyDescriptor(target, key) {
+      if (locked(key)) return Reflect.getOwnPropertyDescriptor(target, key);
       const mine = own.get(key);
       if (mine) return { ...mine, configurable: true };
       if (deleted.has(key)) return undefined;

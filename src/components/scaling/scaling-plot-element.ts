@@ -1,6 +1,5 @@
 /** <ranks-scaling-plot>: toggles overlap in the model chart and measures real throughput on 1, 2 and 4 ranks. */
 import { scalingChartSvg } from './scaling-chart-svg';
-import { MODEL_NAME, modelSeries, scalingCaption, scalingTableRows } from './scaling-series';
 
 const MEASURE_WORLDS = [1, 2, 4];
 const THROUGHPUT_LINE = /throughput: ([\d.]+) samples\/s/;
@@ -8,31 +7,36 @@ const THROUGHPUT_LINE = /throughput: ([\d.]+) samples\/s/;
 class ScalingPlotElement extends HTMLElement {
   connectedCallback(): void {
     const overlap = this.querySelector<HTMLInputElement>('[data-overlap]')!;
-    overlap.addEventListener('change', () => {
-      this.querySelector('[data-model-chart]')!.innerHTML = scalingChartSvg(
-        modelSeries(overlap.checked ? 1 : 0),
-        { label: this.dataset.modelLabel ?? '', yLabel: 'samples / s (log scale)' },
-      );
-      this.querySelector('[data-model-name]')!.textContent = overlap.checked
-        ? MODEL_NAME.on
-        : MODEL_NAME.off;
-      // The caption and the data table follow the curve: both are read off the same model call.
-      const setting = overlap.checked ? 1 : 0;
-      this.querySelector('[data-caption]')!.textContent = scalingCaption(setting);
-      this.querySelector('[data-table-body]')!.replaceChildren(
-        ...scalingTableRows(setting).map((cells) => {
-          const row = document.createElement('tr');
-          for (const text of cells) {
-            const td = document.createElement('td');
-            td.className = 'num';
-            td.textContent = text;
-            row.append(td);
-          }
-          return row;
-        }),
-      );
-    });
+    overlap.addEventListener('change', () => void this.redraw(overlap));
     this.querySelector('[data-measure]')!.addEventListener('click', () => void this.measure());
+  }
+
+  /** Redraws the model curve, caption and table for the Overlap setting (the cluster model loads on first use). */
+  private async redraw(overlap: HTMLInputElement): Promise<void> {
+    const { MODEL_NAME, modelSeries, scalingCaption, scalingTableRows } =
+      await import('./scaling-series');
+    this.querySelector('[data-model-chart]')!.innerHTML = scalingChartSvg(
+      modelSeries(overlap.checked ? 1 : 0),
+      { label: this.dataset.modelLabel ?? '', yLabel: 'samples / s (log scale)' },
+    );
+    this.querySelector('[data-model-name]')!.textContent = overlap.checked
+      ? MODEL_NAME.on
+      : MODEL_NAME.off;
+    // The caption and the data table follow the curve: both are read off the same model call.
+    const setting = overlap.checked ? 1 : 0;
+    this.querySelector('[data-caption]')!.textContent = scalingCaption(setting);
+    this.querySelector('[data-table-body]')!.replaceChildren(
+      ...scalingTableRows(setting).map((cells) => {
+        const row = document.createElement('tr');
+        for (const text of cells) {
+          const td = document.createElement('td');
+          td.className = 'num';
+          td.textContent = text;
+          row.append(td);
+        }
+        return row;
+      }),
+    );
   }
 
   private async measure(): Promise<void> {

@@ -18,11 +18,9 @@ test(`the groups-and-async playground prints every verdict true in ${RUNS} of ${
 }) => {
   test.setTimeout(RUNS * 60_000);
   await page.goto('/chapters/collectives/');
-  const root = page
-    .locator('[data-playground]')
-    .filter({
-      has: page.getByRole('heading', { name: 'Sub-groups, async handles and a barrier' }),
-    });
+  const root = page.locator('[data-playground]').filter({
+    has: page.getByRole('heading', { name: 'Sub-groups, async handles and a barrier' }),
+  });
   await root.scrollIntoViewIfNeeded();
   for (let run = 1; run <= RUNS; run++) {
     // The status already says "Finished" from the run before: wait for the change this Run makes.

@@ -6,41 +6,7 @@ import { test, expect, type Locator, type Page } from '@playwright/test';
 import { firstChapterPath } from './pages';
 import { firstPlayground as pg, openEditor, setCode } from './editor';
 import { runAndWait } from './helpers/run-and-wait';
-
-/** Records main-thread long tasks from now on; returns a function that gives the longest so far (ms). */
-async function watchLongTasks(page: Page): Promise<() => Promise<number>> {
-  await page.evaluate(() => {
-    const w = window as unknown as { __longTasks: number[]; __observer?: PerformanceObserver };
-    w.__observer?.disconnect();
-    w.__longTasks = [];
-    w.__observer = new PerformanceObserver((list) =>
-      w.__longTasks.push(...list.getEntries().map((e) => e.duration)),
-    );
-    w.__observer.observe({ type: 'longtask' });
-  });
-  return () =>
-    page.evaluate(() =>
-      Math.max(0, ...(window as unknown as { __longTasks: number[] }).__longTasks),
-    );
-}
-
-/** Clicks Stop and resolves with the milliseconds until the status says Stopped. */
-const stopAndTime = (root: Locator) =>
-  root.evaluate(
-    (el) =>
-      new Promise<number>((resolve) => {
-        const status = el.querySelector('[data-status]')!;
-        const t0 = performance.now();
-        const seen = () =>
-          status.textContent!.startsWith('Stopped') && (resolve(performance.now() - t0), true);
-        new MutationObserver(seen).observe(status, {
-          childList: true,
-          characterData: true,
-          subtree: true,
-        });
-        el.querySelector<HTMLButtonElement>('.pg-stop')!.click();
-      }),
-  );
+import { stopAndTime, watchLongTasks } from './helpers/main-thread';
 
 /**
  * The longest task while a plain program runs to the end on the same page: the baseline. By default one line

@@ -6,37 +6,7 @@ import { test, expect, type Page, type Locator } from '@playwright/test';
 import { firstChapterPath } from './pages';
 import { firstPlayground as pg, openEditor, setCode } from './editor';
 import { runAndWait } from './helpers/run-and-wait';
-
-/** Starts recording main-thread long tasks (durations in ms) into window.__longTasks. */
-async function watchLongTasks(page: Page) {
-  await page.evaluate(() => {
-    const w = window as unknown as { __longTasks: number[] };
-    w.__longTasks = [];
-    new PerformanceObserver((list) =>
-      w.__longTasks.push(...list.getEntries().map((e) => e.duration)),
-    ).observe({ type: 'longtask' });
-  });
-}
-const longestTask = (page: Page) =>
-  page.evaluate(() => Math.max(0, ...(window as unknown as { __longTasks: number[] }).__longTasks));
-
-/** Clicks Stop in the page and resolves with the milliseconds until the status says Stopped. */
-const stopAndTime = (root: Locator) =>
-  root.evaluate(
-    (el) =>
-      new Promise<number>((resolve) => {
-        const status = el.querySelector('[data-status]')!;
-        const t0 = performance.now();
-        const seen = () =>
-          status.textContent!.startsWith('Stopped') && (resolve(performance.now() - t0), true);
-        new MutationObserver(seen).observe(status, {
-          childList: true,
-          characterData: true,
-          subtree: true,
-        });
-        el.querySelector<HTMLButtonElement>('.pg-stop')!.click();
-      }),
-  );
+import { longestTask, stopAndTime, watchLongTasks } from './helpers/main-thread';
 
 // ≈ 40 s, of which 30 s is the gap itself (2 ranks keep it cheap); the slowest test here, and the only one that needs it.
 test('a correct program with a 30 s compute gap between collectives finishes (items 1, 3): the peer waits and says why, the page stays responsive', async ({

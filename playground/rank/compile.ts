@@ -53,9 +53,9 @@ export function compileProgram(source: string, checks?: string): string {
       column,
     );
   }
-  // The program's timers and global object are its rank's (rank-host.ts): `var`, so a program may still declare
+  // The program's timers, global object and console are its rank's (rank-host.ts): `var`, so a program may still declare
   // its own, and the program in a block of its own, so its `let`/`const` may shadow them.
-  return `export default async function (require, exports, module, scope) {var {setTimeout, setInterval, globalThis, self} = scope; {${code}\n}}\n//# sourceURL=${PROGRAM_URL}`;
+  return `export default async function (require, exports, module, scope) {var {setTimeout, setInterval, globalThis, self, console} = scope; {${code}\n}}\n//# sourceURL=${PROGRAM_URL}`;
 }
 
 type ProgramFunction = (

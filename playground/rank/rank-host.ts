@@ -119,7 +119,7 @@ export class RankHost {
         setInterval(later(fn, args), ms)) as typeof setInterval,
     };
     const global = ownGlobal(timers);
-    return { ...timers, globalThis: global, self: global };
+    return { ...timers, globalThis: global, self: global, console: globalThis.console };
   }
 }
 
@@ -129,6 +129,8 @@ export interface ProgramScope {
   setInterval: typeof setInterval;
   globalThis: typeof globalThis;
   self: typeof globalThis | undefined;
+  /** The rank's own console (rank-main.ts sets it), so a line printed off its turn still goes to its pane. */
+  console: Console;
 }
 
 /** A rank with the thread to itself uses the thread's own. */
@@ -137,6 +139,7 @@ export const ownThreadScope = (): ProgramScope => ({
   setInterval: globalThis.setInterval.bind(globalThis),
   globalThis,
   self: (globalThis as { self?: typeof globalThis }).self,
+  console: globalThis.console,
 });
 
 /**

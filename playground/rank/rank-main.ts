@@ -151,6 +151,11 @@ export async function runRank(start: RankStart, platform: BackendPlatform): Prom
         pendingLogs--;
       });
   };
+  /** This rank's console methods: installed on the thread's console at each turn, and kept in the program's scope. */
+  const rankConsole: Partial<Console> = {
+    ...Object.fromEntries(LEVELS.map((level) => [level, (...args: unknown[]) => log(level, args)])),
+    debug: (...args: unknown[]) => log('log', args),
+  };
   const trace: TraceEvent[] = [];
   const flushTrace = () => {
     if (trace.length) emit({ type: 'trace', rank, events: trace.splice(0) });
@@ -249,10 +254,14 @@ export async function runRank(start: RankStart, platform: BackendPlatform): Prom
       chargeKernels(tf, sim);
       PeerLiveness.watchKernels(tf, board, rank);
       setCurrentRank(dist);
-      for (const level of LEVELS) console[level] = (...args: unknown[]) => log(level, args);
-      console.debug = (...args: unknown[]) => log('log', args);
+      Object.assign(console, rankConsole);
     });
-    const modules: Record<string, unknown> = { '@tensorflow/tfjs': tf, ranks: ranksModule };
+    // 'ranks' with this rank's own `dist` (not the thread's current one), so code that wakes outside its turn
+    // (a WebSocket or port event the host does not queue) still reads its own rank.
+    const modules: Record<string, unknown> = {
+      '@tensorflow/tfjs': tf,
+      ranks: Object.freeze({ ...ranksModule, dist }),
+    };
     const require = (spec: string) => {
       if (!(spec in modules))
         throw new Error(
@@ -269,7 +278,12 @@ export async function runRank(start: RankStart, platform: BackendPlatform): Prom
     performance.mark?.(`ranks:program rank ${rank}`); // the reader's program starts (see cluster-core.ts)
     lockIntrinsics();
     const module = { exports: {} };
-    const scope = hosted ? host!.scopeFor(turn) : ownThreadScope();
+    // The program's `console` is this rank's even when a callback the host does not queue (a WebSocket or
+    // fetch event) runs its code outside its turn, while a thread-mate's globals are installed.
+    const scope = {
+      ...(hosted ? host!.scopeFor(turn) : ownThreadScope()),
+      console: Object.assign(Object.create(console) as Console, rankConsole),
+    };
     await program(require, module.exports, module, scope);
     ok = true;
   } catch (error) {

@@ -108,6 +108,22 @@ describe('logical ranks: a world on fewer workers', () => {
     }
   }, 120_000);
 
+  it('a line printed from a callback the host does not queue (a port message) still goes to its own rank', async () => {
+    // The message wakes the rank outside its turn, while a thread-mate's globals are installed; the program's
+    // console is its own all the same (rank-main.ts puts it in the program's scope).
+    const code = `import { dist } from 'ranks';
+const { port1, port2 } = new MessageChannel();
+const woke = new Promise((resolve) => { port2.onmessage = () => { port2.close(); resolve(0); }; });
+port1.postMessage(dist.rank);
+await woke;
+console.log('woke', dist.rank);`;
+    const { result, events } = await runProgram({ code, worldSize: 4, workers: 1, backend: 'cpu' });
+    expect(result).toMatchObject({ ok: true, reason: 'finished' });
+    const woke = lines(events).filter((e) => e.text.startsWith('woke'));
+    expect(woke.map((e) => e.rank).sort()).toEqual([0, 1, 2, 3]);
+    for (const e of woke) expect(e.text).toBe(`woke ${e.rank}`);
+  }, 60_000);
+
   it('an endless loop in one logical rank is found and named, and the run ends', async () => {
     const code = `import * as tf from '@tensorflow/tfjs';
 import { dist } from 'ranks';

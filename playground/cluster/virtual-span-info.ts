@@ -5,7 +5,7 @@
  * are classified from their name, so the page draws either.
  */
 import type { VirtualSpanKind, VirtualTraceEvent } from '../contract/protocol.ts';
-import { formatBytes } from '../collectives/virtual-collective.ts';
+import { formatBytes } from '../simulation/virtual-call-text.ts';
 
 export interface VirtualSpanInfo {
   kind: VirtualSpanKind;

@@ -19,7 +19,7 @@ import { abortSharedWorld, type SharedWorld } from './shared-world.ts';
 import { WorldSync, type WaitMode } from './world-sync.ts';
 import { CollectiveRun, type GroupSequence } from './collective-run.ts';
 import { PeerLiveness } from './peer-liveness.ts';
-import type { RankSimulation } from './rank-simulation.ts';
+import type { RankSimulation } from '../simulation/rank-simulation.ts';
 
 export interface EngineEnv {
   now: () => number;

@@ -13,7 +13,7 @@ import {
 import { WatchdogClock } from './peer-liveness.ts';
 import type { GroupInfo } from './group-registry.ts';
 import type { WaitMode } from './world-sync.ts';
-import { virtualTimeoutMessage } from './virtual-collective.ts';
+import { virtualTimeoutMessage } from '../simulation/virtual-call-text.ts';
 
 /** A group's calls on this rank: the next sequence number, and progress steps completed by every call so far. */
 export interface GroupSequence {

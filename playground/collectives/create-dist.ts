@@ -19,7 +19,7 @@ import type { Dist, ProcessGroupHandle, Simulation, Work } from './dist-api.ts';
 import { loadReduceKernel } from './kernel/reduce-kernel.ts';
 import { PeerLiveness } from './peer-liveness.ts';
 import { pendingEndOf, type ProcessGroup } from './process-group.ts';
-import { RankSimulation, type SimulationSinks } from './rank-simulation.ts';
+import { RankSimulation, type SimulationSinks } from '../simulation/rank-simulation.ts';
 import { RankCollectives } from './rank-collectives.ts';
 import { rawWorks, registerRankContext } from './rank-context.ts';
 import type { SharedWorld } from './shared-world.ts';

@@ -24,8 +24,8 @@ import {
 } from './layout.ts';
 import { allocate, sharedView, type Payload } from './typed-views.ts';
 import type { WaitMode } from './world-sync.ts';
-import type { IssuedCall } from './rank-simulation.ts';
-import { formatBytes, virtualTimeoutMessage } from './virtual-collective.ts';
+import type { IssuedCall } from '../simulation/rank-simulation.ts';
+import { formatBytes, virtualTimeoutMessage } from '../simulation/virtual-call-text.ts';
 
 /**
  * Point-to-point mailboxes: one slot per ordered pair (src → dst). A send returns once its last chunk is in

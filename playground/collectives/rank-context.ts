@@ -1,7 +1,7 @@
 import type { TraceEvent } from '../contract/protocol.ts';
 import type { Dist, Work } from './dist-api.ts';
 import { pendingEndOf } from './process-group.ts';
-import type { RankSimulation } from './rank-simulation.ts';
+import type { RankSimulation } from '../simulation/rank-simulation.ts';
 
 /** A rank's `dist` with the clock and trace channel of the runtime underneath it: the one way code above reaches them. */
 export interface RankContext {

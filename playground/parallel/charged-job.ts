@@ -7,7 +7,7 @@
 import * as tf from '@tensorflow/tfjs';
 import type { Dist, ProcessGroupHandle } from '../collectives/dist-api.ts';
 import { awaitLater, type RankContext } from '../collectives/rank-context.ts';
-import type { ChargedCall, RankSimulation } from '../collectives/rank-simulation.ts';
+import type { ChargedCall, RankSimulation } from '../simulation/rank-simulation.ts';
 import { layerGroups, type ChargedModel, type PendingEnd } from '../simulation/index.ts';
 import type { GradientBucket } from './gradient-buckets.ts';
 

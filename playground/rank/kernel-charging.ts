@@ -3,7 +3,7 @@
  * point for kernels (ops and their gradients all go through `runKernel`). Only in simulated runs.
  */
 import type * as tfNamespace from '@tensorflow/tfjs';
-import type { RankSimulation } from '../collectives/rank-simulation.ts';
+import type { RankSimulation } from '../simulation/rank-simulation.ts';
 
 type Tf = typeof tfNamespace;
 type Shaped = { shape: number[] };

@@ -15,7 +15,7 @@ import { loadProgram, programLocation } from './compile.ts';
 import { captureLogArgs, formatLogArgs, formatLogArgsNow } from './format-log.ts';
 import { lockIntrinsics } from './lock-intrinsics.ts';
 import { chargeKernels } from './kernel-charging.ts';
-import type { RankSimulation } from '../collectives/rank-simulation.ts';
+import type { RankSimulation } from '../simulation/rank-simulation.ts';
 import { LogPacer } from './log-pacer.ts';
 import { setPlotSink } from './plot-api.ts';
 import { enforceTensorBudget, MemoryBudgetError } from './memory-budget.ts';

@@ -14,8 +14,7 @@ import { fileURLToPath } from 'node:url';
 const PLAYGROUND = new URL('../../content/chapters/playgrounds/04-ddp-overlap.ts', import.meta.url);
 const CLUSTER = { preset: 'h100-ndr', nodes: 1, gpusPerNode: 4 };
 /** Where virtual time is computed: the runtime's charging and the cluster model. */
-const SIMULATION_CODE =
-  /playground\/simulation\/|playground\/rank\/kernel-charging|playground\/collectives\/rank-simulation/;
+const SIMULATION_CODE = /playground\/simulation\/|playground\/rank\/kernel-charging/;
 
 /** Busy and simulation milliseconds of one thread's profile; builtins count for the frame calling them. */
 export function simulationShare(profile) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SIM_EFFICIENCY } from '../../playground/collectives/rank-simulation.ts';
+import { DEFAULT_SIM_EFFICIENCY } from '../../playground/simulation/rank-simulation.ts';
 import { GPUS } from '../../playground/simulation/presets.ts';
 import {
   flopsPerToken,

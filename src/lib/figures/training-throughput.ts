@@ -22,7 +22,7 @@ import {
 
 /**
  * The simulation's default roofline efficiency, DEFAULT_SIM_EFFICIENCY in
- * playground/collectives/rank-simulation.ts (PaLM's 46.2 % MFU, rounded). The site may not import the
+ * playground/simulation/rank-simulation.ts (PaLM's 46.2 % MFU, rounded). The site may not import the
  * rank simulation (tests/unit/runtime/import-layers.test.ts), so the value is repeated here and
  * tests/calibration/training-throughput.test.ts checks that the two agree.
  */

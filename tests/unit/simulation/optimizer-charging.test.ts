@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { RankSimulation } from '../../../playground/collectives/rank-simulation.ts';
+import { RankSimulation } from '../../../playground/simulation/rank-simulation.ts';
 import { Adam, SGD } from '../../../playground/parallel/optimizers.ts';
 import { chargeKernels } from '../../../playground/rank/kernel-charging.ts';
 import { clusterPreset, fusedOptimizerCost } from '../../../playground/simulation/index.ts';

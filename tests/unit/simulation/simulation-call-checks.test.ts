@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   MAX_CHARGED_PARAMS,
   RankSimulation,
-} from '../../../playground/collectives/rank-simulation.ts';
+} from '../../../playground/simulation/rank-simulation.ts';
 
 const rank = () =>
   new RankSimulation(

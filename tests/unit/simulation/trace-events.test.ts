@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RankSimulation } from '../../../playground/collectives/rank-simulation.ts';
+import { RankSimulation } from '../../../playground/simulation/rank-simulation.ts';
 import type { VirtualStepRank, VirtualTraceEvent } from '../../../playground/contract/protocol.ts';
 import { ChargedPass } from '../../../playground/parallel/charged-job.ts';
 import { chargedModel } from '../../../playground/simulation/charged-model.ts';

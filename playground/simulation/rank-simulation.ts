@@ -9,26 +9,14 @@ import type {
   VirtualStepRank,
   VirtualTraceEvent,
 } from '../contract/protocol.ts';
-import {
-  chargedModel,
-  clusterShape,
-  fusedOptimizerCost,
-  groupCollectivePrediction,
-  peakFlops,
-  predictSendRecv,
-  ProgramClock,
-  rooflineSeconds,
-  tfjsKernelCost,
-  worldSize,
-  type ChargedModel,
-  type ClusterShape,
-  type Collective,
-  type CollectivePrediction,
-  type KernelCall,
-  type PendingEnd,
-  type SpanMeta,
-} from '../simulation/index.ts';
-import type { ActualSize, ChargeAs, Simulation } from './dist-api.ts';
+import { chargedModel, type ChargedModel } from './charged-model.ts';
+import { clusterShape, worldSize, type ClusterShape } from './cluster-shape.ts';
+import { predictSendRecv, type Collective, type CollectivePrediction } from './collective-model.ts';
+import { groupCollectivePrediction } from './group-collective.ts';
+import { ProgramClock, type PendingEnd, type SpanMeta } from './program-clock.ts';
+import { fusedOptimizerCost, peakFlops, rooflineSeconds } from './roofline.ts';
+import type { ActualSize, ChargeAs, Simulation } from './simulation-api.ts';
+import { tfjsKernelCost, type KernelCall } from './tfjs-kernel-cost.ts';
 
 /** Roofline efficiency when the run does not choose one: PaLM's 46.2 % MFU (Chowdhery et al. 2022, Table 3), rounded. */
 export const DEFAULT_SIM_EFFICIENCY = 0.5;

@@ -19,7 +19,7 @@ import { abortSharedWorld, type SharedWorld } from './shared-world.ts';
 import { WorldSync, type WaitMode } from './world-sync.ts';
 import { CollectiveRun, type GroupSequence } from './collective-run.ts';
 import { PeerLiveness } from './peer-liveness.ts';
-import type { RankSimulation } from '../simulation/rank-simulation.ts';
+import { REAL_TIME_CLOCK, type RankClock } from '../simulation/rank-clock.ts';
 
 export interface EngineEnv {
   now: () => number;
@@ -56,8 +56,8 @@ export class CollectiveEngine {
   readonly stopHeartbeat: () => void;
   /** Sequence number of this rank's next call in a group slot (the process groups own the numbers). */
   readonly nextSeq: (slot: number) => number;
-  /** Virtual time, in a simulated run (set once by joinWorld). */
-  sim: RankSimulation | null = null;
+  /** The clock every call is timed with: real time, or a simulated cluster's (set once by joinWorld). */
+  clock: RankClock = REAL_TIME_CLOCK;
   readonly #arrivals: Float64Array;
   /** Readers of this rank's region from its last use: they must be done before it is overwritten. */
   #lastRegionUse: { group: GroupInfo; target: number } | null = null;

@@ -13,6 +13,7 @@ import {
 import { WatchdogClock } from './peer-liveness.ts';
 import type { GroupInfo } from './group-registry.ts';
 import type { WaitMode } from './world-sync.ts';
+import type { CollectiveTiming } from '../simulation/rank-clock.ts';
 import { virtualTimeoutMessage } from '../simulation/virtual-call-text.ts';
 
 /** A group's calls on this rank: the next sequence number, and progress steps completed by every call so far. */
@@ -121,6 +122,33 @@ export class CollectiveRun {
     return callPlace(this.desc, this.engine.groupName(this.group), this.seq);
   }
 
+  /** What the rank's clock needs to time this call: its shape, and every member's published arrival. */
+  timing(): CollectiveTiming {
+    const e = this.engine;
+    const members = this.group.members;
+    const place = () => this.place;
+    return {
+      kind: this.desc.kind,
+      length: this.desc.length,
+      members,
+      get place() {
+        return place();
+      },
+      // Each member's first step in this call comes after it published its arrival.
+      arrivals: async () => {
+        for (const m of members) {
+          if (m === e.rank) continue;
+          const w = this.waitOn(this.group, m, this.base + 1);
+          if (w) await w;
+        }
+        return members.map((m) =>
+          m === e.rank ? this.virtualArrival : e.readArrival(this.group.slot, m, this.seq),
+        );
+      },
+      fail: (message) => e.fail(message),
+    };
+  }
+
   /** Waits for `peer`'s progress in `group` to reach `target`, failing loudly on poison, mismatch, deadlock or silence. */
   waitOn(group: GroupInfo, peer: number, target: number): void | Promise<void> {
     const e = this.engine;
@@ -128,7 +156,7 @@ export class CollectiveRun {
     const watchdog = new WatchdogClock();
     const check = (stalledMs: number) => {
       e.throwIfPoisoned();
-      if (e.sim) this.#checkDead(group);
+      if (e.clock.virtual) this.#checkDead(group);
       if (group === this.group && stalledMs > 0) this.#verify(peer);
       const now = e.env.now();
       if (
@@ -155,7 +183,7 @@ export class CollectiveRun {
         e.fail(exitedPeerMessage(e.rank, this.place, peer, e.describeRank(peer)));
       // In virtual time a result must not depend on this machine's speed: no wall-clock watchdog there
       // (the run's time limit still bounds it; a planned death times out in virtual time, above).
-      if (verdict === 'fire' && !e.sim) this.#watchdog(group, target, peer);
+      if (verdict === 'fire' && !e.clock.virtual) this.#watchdog(group, target, peer);
     };
     return e.sync.wait(this.mode, e.progressIndex(group.slot, peer), target, check);
   }
@@ -169,7 +197,7 @@ export class CollectiveRun {
       (m) => dead.includes(m) && e.board.peerCall(group.slot, m, this.seq) === 'not-yet',
     );
     if (missing.length === 0) return;
-    const timeout = e.sim!.timeoutSeconds;
+    const timeout = e.clock.timeoutSeconds;
     e.fail(
       virtualTimeoutMessage(e.rank, this.place, timeout, this.virtualArrival + timeout, missing),
     );

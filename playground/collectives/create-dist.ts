@@ -18,10 +18,16 @@ import {
 import type { Dist, ProcessGroupHandle, Simulation, Work } from './dist-api.ts';
 import { loadReduceKernel } from './kernel/reduce-kernel.ts';
 import { PeerLiveness } from './peer-liveness.ts';
-import { pendingEndOf, type ProcessGroup } from './process-group.ts';
-import { RankSimulation, type SimulationSinks } from '../simulation/rank-simulation.ts';
+import type { ProcessGroup } from './process-group.ts';
+import type { RankClock } from '../simulation/rank-clock.ts';
+import {
+  startRankClock,
+  type RankSimulation,
+  type SimulationSinks,
+} from '../simulation/start-rank-clock.ts';
+import { CallWork } from './call-work.ts';
 import { RankCollectives } from './rank-collectives.ts';
-import { rawWorks, registerRankContext } from './rank-context.ts';
+import { registerRankContext } from './rank-context.ts';
 import type { SharedWorld } from './shared-world.ts';
 import { TensorOutputPool } from './tensor-output-pool.ts';
 import { splitChunk, type Payload } from './typed-views.ts';
@@ -73,7 +79,7 @@ class RankDist implements Dist {
   readonly #handles = new Map<ProcessGroup, ProcessGroupHandle>();
   /** Pinned input arrays, released when the call that reads them settles. */
   #reading: (() => void)[] = [];
-  readonly #sim: RankSimulation | null;
+  readonly #clock: RankClock;
   readonly #resume: (() => Promise<void>) | undefined;
 
   constructor(
@@ -81,6 +87,7 @@ class RankDist implements Dist {
     tf: Tf,
     backend: Backend,
     outputs: TensorOutputPool,
+    clock: RankClock,
     sim: RankSimulation | null,
     resume?: () => Promise<void>,
   ) {
@@ -91,7 +98,7 @@ class RankDist implements Dist {
     this.#comm = comm;
     this.#tf = tf;
     this.#outputs = outputs;
-    this.#sim = sim;
+    this.#clock = clock;
     this.simulation = sim ? sim.facade() : null;
   }
 
@@ -152,21 +159,17 @@ class RankDist implements Dist {
         )
       : work.wait();
     const p = waited.then(make).finally(() => pinned.forEach((done) => done()));
-    const end = this.#sim ? pendingEndOf(work) : undefined;
+    const end = CallWork.endOf(work);
+    const clock = this.#clock;
     // Virtual time: the compute clock waits where the program waits (at once for a synchronous call).
     if (o.async !== true) {
-      if (end) this.#sim!.waitFor(end);
+      clock.waitFor(end);
       return p;
     }
-    const handle = {
-      wait: () => {
-        if (end) this.#sim!.waitFor(end);
-        return p;
-      },
+    return new CallWork(p, end, {
+      beforeWait: () => clock.waitFor(end),
       isCompleted: () => work.isCompleted(),
-    };
-    if (end) rawWorks.set(handle, { group: work, result: p });
-    return handle;
+    });
   }
 
   #make(shape: number[], dtype: Dtype): (out: Payload) => Tensor {
@@ -326,15 +329,13 @@ export async function joinWorld(
     await loadReduceKernel(world.memory),
   );
   const outputs = new TensorOutputPool(env.tf);
-  const sim = env.simulation
-    ? new RankSimulation(rank, env.simulation.cluster, env.simulation.sinks)
-    : null;
+  const { clock, sim } = startRankClock(rank, env.simulation);
   if (sim && sim.shape.nodes * sim.shape.gpusPerNode !== comm.worldSize)
     throw new Error(
       `the simulated cluster has ${sim.shape.nodes * sim.shape.gpusPerNode} GPUs, the world ${comm.worldSize} ranks`,
     );
-  comm.engine.sim = sim;
-  const dist = new RankDist(comm, env.tf, env.backend, outputs, sim, env.resume);
+  comm.engine.clock = clock;
+  const dist = new RankDist(comm, env.tf, env.backend, outputs, clock, sim, env.resume);
   // Peers tell a rank that computes (tfjs kernels keep running) from one that spins in an endless loop.
   PeerLiveness.watchKernels(env.tf, comm.engine.board, rank);
   registerRankContext({

@@ -24,8 +24,8 @@ import {
 } from './layout.ts';
 import { allocate, sharedView, type Payload } from './typed-views.ts';
 import type { WaitMode } from './world-sync.ts';
-import type { IssuedCall } from '../simulation/rank-simulation.ts';
-import { formatBytes, virtualTimeoutMessage } from '../simulation/virtual-call-text.ts';
+import type { CallClock } from '../simulation/rank-clock.ts';
+import { virtualTimeoutMessage } from '../simulation/virtual-call-text.ts';
 
 /**
  * Point-to-point mailboxes: one slot per ordered pair (src → dst). A send returns once its last chunk is in
@@ -88,8 +88,12 @@ export class PointToPoint {
     const check = (stalledMs: number) => {
       e.throwIfPoisoned();
       // Read after the dead mark: a peer that sent (or took) before dying has moved the counter already.
-      if (e.sim && e.deadRanks().includes(peer) && Atomics.load(e.words, index) < target) {
-        const timeout = e.sim.timeoutSeconds;
+      if (
+        e.clock.virtual &&
+        e.deadRanks().includes(peer) &&
+        Atomics.load(e.words, index) < target
+      ) {
+        const timeout = e.clock.timeoutSeconds;
         e.fail(virtualTimeoutMessage(e.rank, what, timeout, arrival + timeout, [peer]));
       }
       if (receiving) {
@@ -119,7 +123,7 @@ export class PointToPoint {
         e.notice(waitingPeerNotice(e.rank, (stalledMs / 1000).toFixed(1), what, peer));
       if (verdict === 'exited' && Atomics.load(e.words, index) < target)
         e.fail(exitedPeerMessage(e.rank, what, peer, e.describeRank(peer)));
-      if (verdict === 'fire' && !e.sim)
+      if (verdict === 'fire' && !e.clock.virtual)
         e.fail(pointToPointTimeoutMessage((e.world.watchdogMs / 1000).toFixed(1), describe()));
     };
     return e.sync.wait(mode, index, target, check);
@@ -129,13 +133,13 @@ export class PointToPoint {
     input: Payload | { dtype: Dtype; data: Promise<Payload> },
     dst: number,
     mode: WaitMode,
-    issued?: IssuedCall,
+    call: CallClock,
   ): Promise<void> {
     const e = this.e;
     return this.chain(this.sendChains, dst, async () => {
       const data = ArrayBuffer.isView(input) ? input : await input.data;
-      const sim = e.sim;
-      const arrival = issued && sim ? sim.p2pArrival(await issued.ready, `send ${dst}`) : 0;
+      const arriving = call.arrivePointToPoint(`send ${dst}`);
+      const arrival = typeof arriving === 'number' ? arriving : await arriving;
       const dtype: Dtype = data instanceof Int32Array ? 'int32' : 'float32';
       const ctrl = mailboxCtrlIndex(e.world.layout, e.worldSize, e.rank, dst);
       const slot = mailboxOffset(e.world.layout, e.worldSize, e.rank, dst);
@@ -161,24 +165,12 @@ export class PointToPoint {
         Atomics.store(e.words, ctrl + M_DTYPE, DTYPES.indexOf(dtype));
         Atomics.store(e.words, ctrl + M_TOTAL, data.length);
         Atomics.store(e.words, ctrl + M_CHUNK, part.length);
-        if (issued) this.arrivals[(ctrl >> 1) + M_ARRIVAL_F64] = arrival;
+        if (call.end) this.arrivals[(ctrl >> 1) + M_ARRIVAL_F64] = arrival;
         Atomics.store(e.words, ctrl + M_MESSAGE, message);
         this.sentChunks.set(dst, sent + 1);
         e.sync.bump(ctrl + M_SENT);
       }
-      if (issued && sim) {
-        // An eager send: it ends when its bytes have crossed the link, whenever the receiver arrives.
-        const end = arrival + sim.sendRecvSeconds(e.rank, dst, data.length, issued.byteScale);
-        const bytes = sim.modelBytes('broadcast', data.length, 2, issued.byteScale);
-        sim.completeP2p(
-          issued.work,
-          `send ${dst}`,
-          arrival,
-          end,
-          `send → ${dst} ${formatBytes(bytes)}`,
-          bytes,
-        );
-      }
+      call.completeSend(dst, data.length, arrival);
       e.count('send', data.length * 4, 0, true);
       e.trace({ kind: 'send', peer: dst, bytes: data.length * 4, start: t0, end: e.env.now() });
     });
@@ -189,12 +181,12 @@ export class PointToPoint {
     dtype: Dtype,
     src: number,
     mode: WaitMode,
-    issued?: IssuedCall,
+    call: CallClock,
   ): Promise<Payload> {
     const e = this.e;
     return this.chain(this.recvChains, src, async () => {
-      const sim = e.sim;
-      const arrival = issued && sim ? sim.p2pArrival(await issued.ready, `recv ${src}`) : 0;
+      const arriving = call.arrivePointToPoint(`recv ${src}`);
+      const arrival = typeof arriving === 'number' ? arriving : await arriving;
       let sent = 0;
       const ctrl = mailboxCtrlIndex(e.world.layout, e.worldSize, src, e.rank);
       const slot = mailboxOffset(e.world.layout, e.worldSize, src, e.rank);
@@ -222,25 +214,13 @@ export class PointToPoint {
           e.fail(sendRecvMismatchMessage(src, total, theirDtype, e.rank, length, dtype));
         }
         const len = Atomics.load(e.words, ctrl + M_CHUNK);
-        if (got === 0 && issued) sent = this.arrivals[(ctrl >> 1) + M_ARRIVAL_F64]!;
+        if (got === 0 && call.end) sent = this.arrivals[(ctrl >> 1) + M_ARRIVAL_F64]!;
         out.set(sharedView(e.bytes.buffer, dtype, slot, len), got);
         got += len;
         this.takenChunks.set(src, taken + 1);
         e.sync.bump(ctrl + M_TAKEN);
       } while (got < length);
-      if (issued && sim) {
-        const end =
-          Math.max(arrival, sent) + sim.sendRecvSeconds(src, e.rank, length, issued.byteScale);
-        const bytes = sim.modelBytes('broadcast', length, 2, issued.byteScale);
-        sim.completeP2p(
-          issued.work,
-          `recv ${src}`,
-          arrival,
-          end,
-          `recv ← ${src} ${formatBytes(bytes)}`,
-          bytes,
-        );
-      }
+      call.completeRecv(src, length, arrival, sent);
       e.count('recv', 0, length * 4, true);
       e.trace({ kind: 'recv', peer: src, bytes: length * 4, start: t0, end: e.env.now() });
       return out;

@@ -13,8 +13,9 @@ import {
 } from './argument-checks.ts';
 import { chooseAllReduceAlgorithm } from './auto-algorithm.ts';
 import type { CallDescriptor } from './call-descriptor.ts';
-// A call in flight is the reader's `Work` (dist-api.ts), declared once.
+// A call in flight is the reader's `Work` (dist-api.ts), declared once; CallWork carries its virtual end.
 import type { Work } from './dist-api.ts';
+import { CallWork } from './call-work.ts';
 import type { CollectiveEngine } from './collective-engine.ts';
 import type { CollectiveRun, GroupSequence } from './collective-run.ts';
 import { rankFailedMessage } from './failure-messages.ts';
@@ -31,31 +32,6 @@ import {
 } from './shared-memory-algorithms.ts';
 import { allocate, splitChunk, type Payload } from './typed-views.ts';
 import type { WaitMode } from './world-sync.ts';
-import type { PendingEnd } from '../simulation/index.ts';
-import { settleVirtual } from './virtual-collective.ts';
-
-/** The virtual end a Work's caller can wait for, in a simulated run. */
-const pendingEnds = new WeakMap<object, PendingEnd>();
-export function pendingEndOf(work: object): PendingEnd | undefined {
-  return pendingEnds.get(work);
-}
-
-export function workOf<T>(promise: Promise<T>, end?: PendingEnd): Work<T> {
-  let completed = false;
-  // A Work nobody waits on must not surface as an unhandled rejection; wait() still rethrows.
-  promise.then(
-    () => {
-      completed = true;
-    },
-    () => {
-      completed = true;
-    },
-  );
-  const work = { wait: () => promise, isCompleted: () => completed };
-  if (end) pendingEnds.set(work, end);
-  return work;
-}
-
 /**
  * This rank's calls in issue order, across all its groups (as one NCCL stream orders a device's kernels):
  * every group writes the same per-rank data region, so two calls must never run at once.
@@ -140,10 +116,9 @@ export class ProcessGroup {
     body: (run: CollectiveRun, data: Payload | null) => Promise<T>,
   ): Work<T> {
     const { engine, p2p, queue } = this.#comm;
-    const sim = engine.sim;
-    // In program order: the compute clock at this call is the earliest it can start.
-    const issued = sim?.issue();
-    return workOf(
+    // In program order: the clock at this call is the earliest it can start (real time: no virtual time).
+    const call = engine.clock.issueCall();
+    return new CallWork(
       queue.add(async () => {
         let seq = this.#sequence.seq;
         try {
@@ -153,15 +128,18 @@ export class ProcessGroup {
               `the tensor's data has ${data.length} elements, its shape says ${desc.length}`,
             );
           const mode: WaitMode = async || p2p.pending > 0 || engine.hosted ? 'async' : 'block';
-          const arrival = issued ? sim!.arrival(await issued.ready) : 0;
-          if (issued) engine.writeArrival(this.info.slot, this.#sequence.seq, arrival);
+          const arriving = call.arrive((t) =>
+            engine.writeArrival(this.info.slot, this.#sequence.seq, t),
+          );
+          const arrival = typeof arriving === 'number' ? arriving : await arriving;
           const run = engine.begin(this.info, this.#sequence, { kind, ...desc }, mode);
           run.virtualArrival = arrival;
           seq = run.seq;
           engine.count(kind, 0, 0, true);
           const result = await body(run, data);
           run.verifyArrived();
-          if (issued) await settleVirtual(run, sim!, issued);
+          const completing = call.complete(run.timing());
+          if (completing) await completing;
           engine.finish(run, this.#sequence);
           return result;
         } catch (err) {
@@ -173,7 +151,7 @@ export class ProcessGroup {
           throw err;
         }
       }),
-      issued?.work,
+      call.end,
     );
   }
 
@@ -377,8 +355,8 @@ export class ProcessGroup {
     const { engine, p2p } = this.#comm;
     const dst = checkPeer('send', 'dst', o.dst, engine.rank, engine.worldSize);
     engine.throwIfPoisoned();
-    const issued = engine.sim?.issue();
-    return workOf(p2p.send(input, dst, 'async', issued), issued?.work);
+    const call = engine.clock.issueCall();
+    return new CallWork(p2p.send(input, dst, 'async', call), call.end);
   }
 
   recv(length: number, dtype: Dtype, options: unknown): Work<Payload> {
@@ -386,7 +364,7 @@ export class ProcessGroup {
     const { engine, p2p } = this.#comm;
     const src = checkPeer('recv', 'src', o.src, engine.rank, engine.worldSize);
     engine.throwIfPoisoned();
-    const issued = engine.sim?.issue();
-    return workOf(p2p.recv(length, dtype, src, 'async', issued), issued?.work);
+    const call = engine.clock.issueCall();
+    return new CallWork(p2p.recv(length, dtype, src, 'async', call), call.end);
   }
 }

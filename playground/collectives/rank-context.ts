@@ -1,7 +1,7 @@
 import type { TraceEvent } from '../contract/protocol.ts';
 import type { Dist, Work } from './dist-api.ts';
-import { pendingEndOf } from './process-group.ts';
-import type { RankSimulation } from '../simulation/rank-simulation.ts';
+import { CallWork } from './call-work.ts';
+import type { RankSimulation } from '../simulation/start-rank-clock.ts';
 
 /** A rank's `dist` with the clock and trace channel of the runtime underneath it: the one way code above reaches them. */
 export interface RankContext {
@@ -26,23 +26,20 @@ export function awaitLater<T>(
 ): PromiseLike<T> & { raw?: Promise<T> } {
   const sim = context.sim;
   if (!sim) return work.wait();
-  // The dist's Work wraps the group's; the raw promise is reached without moving the clock.
-  const raw = rawWorks.get(work);
-  const end = raw ? pendingEndOf(raw.group) : undefined;
-  if (!raw || !end) return work.wait();
+  // The dist's Work carries the call's end and its result, reached without moving the clock.
+  const result = CallWork.resultOf(work);
+  const end = CallWork.endOf(work);
+  if (!result || !end) return work.wait();
   let waited = false;
   return {
-    raw: raw.result as Promise<T>,
+    raw: result,
     then(onFulfilled, onRejected) {
       if (!waited) sim.waitFor(end);
       waited = true;
-      return (raw.result as Promise<T>).then(onFulfilled, onRejected);
+      return result.then(onFulfilled, onRejected);
     },
   };
 }
-
-/** Per dist-level async Work: the group's Work and the dist's result promise. */
-export const rawWorks = new WeakMap<object, { group: object; result: Promise<unknown> }>();
 
 const contexts = new WeakMap<Dist, RankContext>();
 let current: RankContext | undefined;

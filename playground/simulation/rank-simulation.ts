@@ -14,8 +14,10 @@ import { clusterShape, worldSize, type ClusterShape } from './cluster-shape.ts';
 import { predictSendRecv, type Collective, type CollectivePrediction } from './collective-model.ts';
 import { groupCollectivePrediction } from './group-collective.ts';
 import { ProgramClock, type PendingEnd, type SpanMeta } from './program-clock.ts';
+import { UNTIMED_CALL, type CallClock, type RankClock } from './rank-clock.ts';
 import { fusedOptimizerCost, peakFlops, rooflineSeconds } from './roofline.ts';
 import type { ActualSize, ChargeAs, Simulation } from './simulation-api.ts';
+import { SimulatedCall } from './simulated-call.ts';
 import { tfjsKernelCost, type KernelCall } from './tfjs-kernel-cost.ts';
 
 /** Roofline efficiency when the run does not choose one: PaLM's 46.2 % MFU (Chowdhery et al. 2022, Table 3), rounded. */
@@ -93,7 +95,9 @@ export const MAX_COMPUTE_SECONDS = 1e12;
 export const MAX_CHARGED_PARAMS = 1e15;
 export const MAX_CHARGED_TOKENS = 1e12;
 
-export class RankSimulation {
+/** The simulated clock behind the process group's one clock interface (rank-clock.ts). */
+export class RankSimulation implements RankClock {
+  readonly virtual = true;
   readonly rank: number;
   readonly shape: ClusterShape;
   readonly options: Readonly<SimulatedClusterOptions>;
@@ -327,6 +331,12 @@ export class RankSimulation {
     };
   }
 
+  /** The clock interface's call: timed in virtual time, or untimed inside an uncharged region. */
+  issueCall(): CallClock {
+    const issued = this.issue();
+    return issued ? new SimulatedCall(this, issued) : UNTIMED_CALL;
+  }
+
   /** Issues the one collective `fn` starts timed as `call` of the charged job (its own bytes are only a carrier). */
   chargedCall<T>(call: ChargedCall, fn: () => T): T {
     this.#pendingCharge = call;
@@ -555,9 +565,9 @@ export class RankSimulation {
     this.clock.advance();
   }
 
-  /** The compute stream waits for `work` here, in program order. */
-  waitFor(work: PendingEnd): void {
-    this.clock.wait(work);
+  /** The compute stream waits for `work` here, in program order (an untimed call has nothing to wait for). */
+  waitFor(work: PendingEnd | undefined): void {
+    if (work) this.clock.wait(work);
   }
 
   /** Ends the step once the waits before it resolved; a rank planned to die at the next step parks. */

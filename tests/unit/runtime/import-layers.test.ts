@@ -108,6 +108,36 @@ describe('import layers', () => {
     expect(upward.map(show)).toEqual([]);
   });
 
+  it('collectives hold no virtual time: they reach simulation/ only through the clock interface', () => {
+    // The clock interface and how a rank starts it; the reader's types `dist` re-exports; message text.
+    const allowed = [
+      'rank-clock.ts',
+      'start-rank-clock.ts',
+      'simulation-api.ts',
+      'virtual-call-text.ts',
+    ];
+    const intoSimulation = edges.filter((e) => e.from === 'collectives' && e.to === 'simulation');
+    expect(intoSimulation.length).toBeGreaterThan(0);
+    const other = intoSimulation.filter((e) => !allowed.includes(e.spec.split('/').at(-1)!));
+    expect(other.map(show)).toEqual([]);
+    // The process group times every call through the one clock, never asking whether the run is simulated.
+    const group = readFileSync(join(playground, 'collectives', 'process-group.ts'), 'utf8');
+    expect(group).toMatch(/engine\.clock\.issueCall\(\)/);
+    expect(group).not.toMatch(/\bsim\b|\bissued\b|WeakMap/);
+    // The reader's Work is declared once, and the call's Work carries its virtual end (no side table).
+    const collectives = sourceFiles(join(playground, 'collectives'));
+    const declaresWork = collectives.filter((f) =>
+      /\b(?:interface|type)\s+Work\b/.test(readFileSync(f, 'utf8')),
+    );
+    expect(declaresWork.map((f) => relative(root, f))).toEqual([
+      join('playground', 'collectives', 'dist-api.ts'),
+    ]);
+    const endTables = collectives.filter((f) =>
+      /WeakMap<[^>]*(?:PendingEnd|Promise)/.test(readFileSync(f, 'utf8')),
+    );
+    expect(endTables.map((f) => relative(root, f))).toEqual([]);
+  });
+
   it('no folder-level import cycle anywhere in playground/ (new folders included)', () => {
     expect(cycles(edges)).toEqual([]);
   });

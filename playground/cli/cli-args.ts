@@ -5,7 +5,7 @@ import {
   type BackendChoice,
   type SimulatedClusterOptions,
 } from '../contract/protocol.ts';
-import { clusterShape, PRESET_IDS } from '../simulation/index.ts';
+import { PRESET_IDS, resolveCluster } from '../simulation/index.ts';
 import {
   checkFaults,
   FAULT_USAGE,
@@ -116,7 +116,7 @@ export function parseCliArgs(argv: string[]): CliArgs | 'help' {
   }
   let shape;
   try {
-    shape = clusterShape(preset, nodes, gpusPerNode);
+    shape = resolveCluster({ preset, nodes, gpusPerNode }).shape;
   } catch (e) {
     throw new UsageError(`--cluster: ${e instanceof Error ? e.message : String(e)}`);
   }

@@ -1,5 +1,5 @@
 import type { RunRecord } from '../cluster/run-record.ts';
-import { clusterShape, describeShape } from '../simulation/index.ts';
+import { describeShape, resolveCluster } from '../simulation/index.ts';
 import {
   configurationOf,
   describeMeans,
@@ -23,7 +23,7 @@ export function timeReport(record: RunRecord): string[] {
   const c = record.cluster;
   const steps = record.virtualSteps;
   const lines = [
-    `virtual time on ${describeShape(clusterShape(c.preset, c.nodes, c.gpusPerNode))} (the cluster model, not this machine):`,
+    `virtual time on ${describeShape(resolveCluster(c).shape)} (the cluster model, not this machine):`,
   ];
   const charged = steps[0]?.ranks[0]?.chargedAs;
   if (charged)

@@ -22,7 +22,7 @@ import type { RankApi } from '../rank/rank-protocol.ts';
 import type { RunningCluster } from './protocol.ts';
 import { eventFromRank } from './rank-events.ts';
 import { RunRecord } from './run-record.ts';
-import { clusterShape, describeShape } from '../simulation/index.ts';
+import { describeShape, resolveCluster } from '../simulation/index.ts';
 
 export { DEFAULT_TIMEOUT_MS, MAX_WORLD_SIZE } from '../contract/protocol.ts';
 
@@ -225,11 +225,11 @@ export function startClusterOn(
   const { worldSize, backend = 'auto', timeoutMs = DEFAULT_TIMEOUT_MS } = options;
   checkWorld(worldSize, backend);
   if (options.cluster) {
-    const c = options.cluster;
-    const shape = clusterShape(c.preset, c.nodes, c.gpusPerNode);
-    if (shape.nodes * shape.gpusPerNode !== worldSize)
+    // Resolved once here, at run start, for the CLI and the page alike (simulation/cluster-options.ts).
+    const { shape, world } = resolveCluster(options.cluster);
+    if (world !== worldSize)
       throw new Error(
-        `cluster ${describeShape(shape)} has ${shape.nodes * shape.gpusPerNode} GPUs, but worldSize is ${worldSize}`,
+        `cluster ${describeShape(shape)} has ${world} GPUs, but worldSize is ${worldSize}`,
       );
   }
   const record = new RunRecord(worldSize, options.cluster ?? null);

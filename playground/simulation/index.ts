@@ -1,6 +1,7 @@
 /** The cluster model: cited presets, NCCL-like collective times, the roofline, and the one per-rank virtual clock (ProgramClock). */
 export * from './presets.ts';
 export * from './cluster-shape.ts';
+export * from './cluster-options.ts';
 export * from './collective-model.ts';
 export * from './all-to-all-model.ts';
 export * from './roofline.ts';

@@ -10,7 +10,8 @@ import type {
   VirtualTraceEvent,
 } from '../contract/protocol.ts';
 import { chargedModel, type ChargedModel } from './charged-model.ts';
-import { clusterShape, worldSize, type ClusterShape } from './cluster-shape.ts';
+import { worldSize, type ClusterShape } from './cluster-shape.ts';
+import { resolveCluster } from './cluster-options.ts';
 import { predictSendRecv, type Collective, type CollectivePrediction } from './collective-model.ts';
 import { groupCollectivePrediction } from './group-collective.ts';
 import { ProgramClock, type PendingEnd, type SpanMeta } from './program-clock.ts';
@@ -20,10 +21,6 @@ import type { ActualSize, ChargeAs, Simulation } from './simulation-api.ts';
 import { SimulatedCall } from './simulated-call.ts';
 import { tfjsKernelCost, type KernelCall } from './tfjs-kernel-cost.ts';
 
-/** Roofline efficiency when the run does not choose one: PaLM's 46.2 % MFU (Chowdhery et al. 2022, Table 3), rounded. */
-export const DEFAULT_SIM_EFFICIENCY = 0.5;
-/** PyTorch's default for NCCL process groups (ProcessGroupNCCL.hpp kProcessGroupNCCLDefaultTimeout, 10 min). */
-export const DEFAULT_SIM_TIMEOUT_SECONDS = 600;
 const TRACE_BATCH = 256;
 
 /** How each collective kind is timed: the model's collective and the bytes it moves (nccl-tests' size). */
@@ -133,17 +130,16 @@ export class RankSimulation implements RankClock {
   onDeath: (step: number) => Promise<never> = () => new Promise<never>(() => {});
 
   constructor(rank: number, options: SimulatedClusterOptions, sinks: SimulationSinks) {
-    this.shape = clusterShape(options.preset, options.nodes, options.gpusPerNode);
-    const world = worldSize(this.shape);
+    const cluster = resolveCluster(options);
+    this.shape = cluster.shape;
+    const world = cluster.world;
     if (!(rank >= 0 && rank < world))
       throw new RangeError(`rank ${rank} is outside the simulated world of ${world}`);
     this.rank = rank;
     this.options = options;
     this.#sinks = sinks;
-    this.#efficiency = options.efficiency ?? DEFAULT_SIM_EFFICIENCY;
-    if (!(this.#efficiency > 0 && this.#efficiency <= 1))
-      throw new RangeError(`efficiency must be in (0, 1], got ${this.#efficiency}`);
-    this.timeoutSeconds = options.collectiveTimeoutSeconds ?? DEFAULT_SIM_TIMEOUT_SECONDS;
+    this.#efficiency = cluster.efficiency;
+    this.timeoutSeconds = cluster.timeoutSeconds;
     const jitter = options.jitter;
     this.clock = new ProgramClock(
       rank,

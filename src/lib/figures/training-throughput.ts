@@ -13,20 +13,12 @@
  * communication is longer than the compute it hides behind.
  */
 import {
-  clusterShape,
   fusedOptimizerCost,
   predictCollective,
+  resolveCluster,
   rooflineSeconds,
   type GpuSpec,
 } from '../../../playground/simulation/index.ts';
-
-/**
- * The simulation's default roofline efficiency, DEFAULT_SIM_EFFICIENCY in
- * playground/simulation/rank-simulation.ts (PaLM's 46.2 % MFU, rounded). The site may not import the
- * rank simulation (tests/unit/runtime/import-layers.test.ts), so the value is repeated here and
- * tests/calibration/training-throughput.test.ts checks that the two agree.
- */
-export const SIM_DEFAULT_EFFICIENCY = 0.5;
 
 export interface TransformerShape {
   name: string;
@@ -118,12 +110,12 @@ export interface FsdpStep {
 }
 
 export function fsdpStep(run: FsdpRun): FsdpStep {
-  const shape = clusterShape(run.preset, run.nodes, run.gpusPerNode);
+  // The run's cluster resolved as a simulated run's is: the simulation's default efficiency unless given.
+  const { shape, efficiency } = resolveCluster(run);
   const gpu = run.gpu ?? shape.preset.gpu;
   const world = run.nodes * run.gpusPerNode;
   const m = run.model;
   const tokensPerGpu = run.localBatch * m.seqLen;
-  const efficiency = run.efficiency ?? SIM_DEFAULT_EFFICIENCY;
   const computeSeconds = rooflineSeconds(
     { flops: flopsPerToken(m) * tokensPerGpu, bytes: 0 },
     gpu,

@@ -14,6 +14,7 @@ import { WatchdogClock } from './peer-liveness.ts';
 import type { GroupInfo } from './group-registry.ts';
 import type { WaitMode } from './world-sync.ts';
 import type { CollectiveTiming } from '../simulation/rank-clock.ts';
+import { collectiveCost } from './collective-algorithms.ts';
 import { virtualTimeoutMessage } from '../simulation/virtual-call-text.ts';
 
 /** A group's calls on this rank: the next sequence number, and progress steps completed by every call so far. */
@@ -129,6 +130,7 @@ export class CollectiveRun {
     const place = () => this.place;
     return {
       kind: this.desc.kind,
+      cost: collectiveCost(this.desc.kind, this.desc.algorithm),
       length: this.desc.length,
       members,
       get place() {

@@ -1,5 +1,4 @@
 import type { AllReduceAlgorithm, CollectiveKind, Dtype, ReduceOp } from '../contract/protocol.ts';
-import { ringAllReduceRound, twoShotAllReduceRound } from './all-reduce-algorithms.ts';
 import {
   checkAlgorithm,
   checkMember,
@@ -21,15 +20,7 @@ import type { CollectiveRun, GroupSequence } from './collective-run.ts';
 import { rankFailedMessage } from './failure-messages.ts';
 import type { GroupInfo } from './group-registry.ts';
 import type { PointToPoint } from './point-to-point.ts';
-import {
-  allGatherRounds,
-  barrierRound,
-  broadcastRounds,
-  gatherRounds,
-  reduceRounds,
-  reduceScatterRounds,
-  scatterRounds,
-} from './shared-memory-algorithms.ts';
+import { COLLECTIVE_ALGORITHMS as RUN } from './collective-algorithms.ts';
 import { allocate, splitChunk, type Payload } from './typed-views.ts';
 import type { WaitMode } from './world-sync.ts';
 /**
@@ -158,7 +149,7 @@ export class ProcessGroup {
   #allReduceRound(length: number, requested: AllReduceAlgorithm) {
     const algorithm =
       requested === 'auto' ? chooseAllReduceAlgorithm(length * 4, this.size) : requested;
-    return { algorithm, round: algorithm === 'ring' ? ringAllReduceRound : twoShotAllReduceRound };
+    return { algorithm, round: RUN.allReduce[algorithm].run };
   }
 
   /** `output`: where the result goes (`dist` passes a pooled array), else a new array. */
@@ -231,7 +222,7 @@ export class ProcessGroup {
       o.async,
       input,
       async (run, data) => {
-        await reduceScatterRounds(run, data!, out);
+        await RUN.reduceScatter.direct.run(run, data!, out);
         return out;
       },
     );
@@ -248,7 +239,7 @@ export class ProcessGroup {
       o.async,
       input,
       async (run, data) => {
-        await allGatherRounds(run, data!, out);
+        await RUN.allGather.direct.run(run, data!, out);
         return out;
       },
     );
@@ -267,7 +258,7 @@ export class ProcessGroup {
       o.async,
       this.#rank === src ? input : null,
       async (run, data) => {
-        await broadcastRounds(run, data, out, src);
+        await RUN.broadcast.direct.run(run, data, out, src);
         return out;
       },
     );
@@ -286,7 +277,7 @@ export class ProcessGroup {
       o.async,
       input,
       async (run, data) => {
-        await reduceRounds(run, data!, out, dst);
+        await RUN.reduce.direct.run(run, data!, out, dst);
         return out;
       },
     );
@@ -313,7 +304,7 @@ export class ProcessGroup {
       o.async,
       isSrc ? input : null,
       async (run, data) => {
-        await scatterRounds(run, data, out, src);
+        await RUN.scatter.direct.run(run, data, out, src);
         return out;
       },
     );
@@ -331,7 +322,7 @@ export class ProcessGroup {
       o.async,
       input,
       async (run, data) => {
-        await gatherRounds(run, data!, out, dst);
+        await RUN.gather.direct.run(run, data!, out, dst);
         return out;
       },
     );
@@ -345,7 +336,7 @@ export class ProcessGroup {
       { ...rooted, dtype: 'float32', length: 0 },
       o.async,
       null,
-      barrierRound,
+      RUN.barrier.direct.run,
     );
   }
 

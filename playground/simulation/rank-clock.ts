@@ -4,13 +4,28 @@
  * (rank-simulation.ts). As ASTRA-sim puts its network behind one API, the collectives never ask which.
  */
 import type { CollectiveKind } from '../contract/protocol.ts';
+import type { Collective } from './collective-model.ts';
 import type { PendingEnd } from './program-clock.ts';
 
 export type { PendingEnd } from './program-clock.ts';
 
+/**
+ * What a collective is timed as: the cluster model's collective and the bytes it moves (nccl-tests'
+ * size). Each entry of the collectives' registry (collectives/collective-algorithms.ts) carries one.
+ */
+export interface CollectiveCost {
+  collective: Collective;
+  /** nccl-tests' size from one rank's bytes (elements × 4 × the charge-as factor) and the group size. */
+  bytes(rankBytes: number, groupSize: number): number;
+  /** False for a call that moves no data (a barrier): its span shows no bytes. */
+  carriesData: boolean;
+}
+
 /** What timing a collective needs from the collectives that carry it. */
 export interface CollectiveTiming {
   kind: CollectiveKind;
+  /** How the algorithm the call runs is timed. */
+  cost: CollectiveCost;
   /** Elements of the call (the descriptor's length). */
   length: number;
   /** Global ranks of the group, ascending. */

@@ -4,7 +4,6 @@
  * arrival times (through the shared memory, see process-group.ts), so every member computes the same end.
  */
 import type {
-  CollectiveKind,
   SimulatedClusterOptions,
   VirtualStepRank,
   VirtualTraceEvent,
@@ -15,39 +14,13 @@ import { resolveCluster } from './cluster-options.ts';
 import { predictSendRecv, type Collective, type CollectivePrediction } from './collective-model.ts';
 import { groupCollectivePrediction } from './group-collective.ts';
 import { ProgramClock, type PendingEnd, type SpanMeta } from './program-clock.ts';
-import { UNTIMED_CALL, type CallClock, type RankClock } from './rank-clock.ts';
+import { UNTIMED_CALL, type CallClock, type CollectiveCost, type RankClock } from './rank-clock.ts';
 import { fusedOptimizerCost, peakFlops, rooflineSeconds } from './roofline.ts';
 import type { ActualSize, ChargeAs, Simulation } from './simulation-api.ts';
 import { SimulatedCall } from './simulated-call.ts';
 import { tfjsKernelCost, type KernelCall } from './tfjs-kernel-cost.ts';
 
 const TRACE_BATCH = 256;
-
-/** How each collective kind is timed: the model's collective and the bytes it moves (nccl-tests' size). */
-function modelOf(
-  kind: CollectiveKind,
-  elementBytes: number,
-  n: number,
-): { collective: Collective; bytes: number } {
-  switch (kind) {
-    case 'allReduce':
-      return { collective: 'all-reduce', bytes: elementBytes };
-    case 'reduceScatter':
-      return { collective: 'reduce-scatter', bytes: elementBytes };
-    case 'allGather':
-    case 'gather':
-    case 'scatter':
-      // A gather or scatter moves what an all-gather of the same total moves out of (or into) one rank.
-      return { collective: 'all-gather', bytes: elementBytes * n };
-    case 'broadcast':
-    case 'reduce':
-      // NCCL's reduce is a ring pipeline like broadcast's, in the other direction (busbw factor 1 for both).
-      return { collective: 'broadcast', bytes: elementBytes };
-    case 'barrier':
-      // torch.distributed.barrier on NCCL is an all-reduce of one element.
-      return { collective: 'all-reduce', bytes: 4 };
-  }
-}
 
 /** A label's kind and layer: 'backward (layer 3)' is kind 'backward', index 3. */
 function labelMeta(label: string): SpanMeta {
@@ -433,7 +406,7 @@ export class RankSimulation implements RankClock {
 
   /** The model's prediction for a call: the charged collective it stands for, or its own bytes (4 each, scaled). */
   collectivePrediction(
-    kind: CollectiveKind,
+    cost: CollectiveCost,
     length: number,
     members: readonly number[],
     issued: IssuedCall,
@@ -445,13 +418,18 @@ export class RankSimulation implements RankClock {
         issued.charged.bytes,
         members,
       );
-    const { collective, bytes } = modelOf(kind, length * 4 * issued.byteScale, members.length);
-    return groupCollectivePrediction(this.shape, collective, bytes, members);
+    const bytes = cost.bytes(length * 4 * issued.byteScale, members.length);
+    return groupCollectivePrediction(this.shape, cost.collective, bytes, members);
   }
 
   /** Modelled bytes of a call, for its trace span. */
-  modelBytes(kind: CollectiveKind, length: number, members: number, byteScale: number): number {
-    return kind === 'barrier' ? 0 : modelOf(kind, length * 4 * byteScale, members).bytes;
+  modelBytes(cost: CollectiveCost, length: number, members: number, byteScale: number): number {
+    return cost.carriesData ? cost.bytes(length * 4 * byteScale, members) : 0;
+  }
+
+  /** Modelled bytes of a send or receive, for its trace span: its own bytes, scaled. */
+  pointToPointBytes(length: number, byteScale: number): number {
+    return length * 4 * byteScale;
   }
 
   /** Every member arrived: the call ends at `end` on this rank's communication stream. */

@@ -29,7 +29,7 @@ export class SimulatedCall implements CallClock {
   async complete(t: CollectiveTiming): Promise<void> {
     const sim = this.#sim;
     const issued = this.#issued;
-    const { members, kind, length } = t;
+    const { members, kind, length, cost } = t;
     const arrivals = await t.arrivals();
     const mine = arrivals[members.indexOf(sim.rank)]!;
     const latest = Math.max(...arrivals);
@@ -45,11 +45,11 @@ export class SimulatedCall implements CallClock {
         ),
       );
     }
-    const prediction = sim.collectivePrediction(kind, length, members, issued);
+    const prediction = sim.collectivePrediction(cost, length, members, issued);
     const charged = issued.charged;
     const bytes = charged
       ? charged.bytes
-      : sim.modelBytes(kind, length, members.length, issued.byteScale);
+      : sim.modelBytes(cost, length, members.length, issued.byteScale);
     const name = charged
       ? charged.name
       : kind === 'barrier'
@@ -76,7 +76,7 @@ export class SimulatedCall implements CallClock {
     const issued = this.#issued;
     // An eager send: it ends when its bytes have crossed the link, whenever the receiver arrives.
     const end = arrival + sim.sendRecvSeconds(sim.rank, dst, length, issued.byteScale);
-    const bytes = sim.modelBytes('broadcast', length, 2, issued.byteScale);
+    const bytes = sim.pointToPointBytes(length, issued.byteScale);
     sim.completeP2p(
       issued.work,
       `send ${dst}`,
@@ -92,7 +92,7 @@ export class SimulatedCall implements CallClock {
     const issued = this.#issued;
     const end =
       Math.max(arrival, sent) + sim.sendRecvSeconds(src, sim.rank, length, issued.byteScale);
-    const bytes = sim.modelBytes('broadcast', length, 2, issued.byteScale);
+    const bytes = sim.pointToPointBytes(length, issued.byteScale);
     sim.completeP2p(
       issued.work,
       `recv ${src}`,

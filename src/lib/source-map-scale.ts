@@ -30,4 +30,22 @@ export const PRIMARY_SOURCES_SCALE: PrimaryCitation[] = [
     source: `${TORCH}, torch/nn/parallel/distributed.py, DistributedDataParallel (process_group argument); torch/distributed/algorithms/ddp_comm_hooks/default_hooks.py, allreduce_hook (divides by the group's size)`,
     url: `https://github.com/${TORCH}/blob/main/torch/nn/parallel/distributed.py`,
   },
+  {
+    claim:
+      'The expected maximum of N independent exponential delays of mean μ is μ(1 + 1/2 + … + 1/N) = μ·H_N: the spacings of exponential order statistics are independent exponentials of means μ/N, μ/(N − 1), …, μ (src/lib/figures/stragglers.ts; its test integrates E[max] directly)',
+    chapter: C9,
+    anchor: 'stragglers-and-failures-at-thousands-of-gpus',
+    source:
+      'A. Rényi, "On the theory of order statistics", Acta Mathematica Academiae Scientiarum Hungaricae 4 (1953), pp. 191–231: E_(k) = E_1/n + … + E_k/(n − k + 1) in distribution (also B. Epstein and M. Sobel, "Life testing", JASA 48 (1953)); restated with its proof in D. Chafaï, "Back to basics – Order statistics of exponential distribution" (2014), section "The identity"',
+    url: 'https://doi.org/10.1007/BF02127580',
+  },
+  {
+    claim:
+      'Temporary high-latency episodes, unimportant in moderate-size systems, come to dominate overall performance at large scale when a request waits for many servers',
+    chapter: C9,
+    anchor: 'stragglers-and-failures-at-thousands-of-gpus',
+    source:
+      'J. Dean and L. A. Barroso, "The Tail at Scale", Communications of the ACM 56(2), February 2013, pp. 74–80, abstract ("may come to dominate overall service performance at large scale")',
+    url: 'https://research.google/pubs/the-tail-at-scale/',
+  },
 ];

@@ -219,6 +219,13 @@ export const TWIN_CASES: TwinCase[] = [
     worlds: [2],
   },
   {
+    playground: '09-stragglers.ts',
+    ...EXACT,
+    why: `the delays are the same draws on both sides and the slowest-of-N expectation is exact arithmetic, compared to the printed digit; ${MEASURED}; run at 2 ranks only (groups of 1 and 2), since every rank sleeps its steps`,
+    timing: /[\d.]+ ms,(?= [\d.]+×)|[\d.]+×(?= one GPU)/g,
+    worlds: [2],
+  },
+  {
     playground: '09-clip-sharded.ts',
     abs: 1e-4,
     rel: 1e-6,

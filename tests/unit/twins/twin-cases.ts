@@ -226,6 +226,13 @@ export const TWIN_CASES: TwinCase[] = [
     worlds: [2],
   },
   {
+    playground: '09-failures.ts',
+    ...EXACT,
+    why: `the failure is the same draw on both sides and its costs are the same arithmetic, compared to the printed digit; the step time and the step the failure falls at are ${MEASURED.replace(/^times, their ratios and the verdicts drawn from them are /, '')}; run at 2 ranks only`,
+    timing: /[\d.]+ ms|(?<=dies at step )[\d,]+/g,
+    worlds: [2],
+  },
+  {
     playground: '09-clip-sharded.ts',
     abs: 1e-4,
     rel: 1e-6,

@@ -1,0 +1,80 @@
+// Stragglers at scale: every GPU computes the same step, plus a random delay (exponential, mean 5 % of
+// the step: a noisy neighbour, a throttled clock, a slow page fault). A synchronous step ends at its
+// all-reduce, so it waits for the slowest of the N GPUs in its group. For N = 1, 2, 4, … up to the
+// world, the world is split into groups of N (dist.newGroup) that step side by side, and the mean step
+// of each size is set against the expectation of the slowest of N delays: mean × (1 + 1/2 + … + 1/N).
+import * as tf from '@tensorflow/tfjs';
+import { dist, plot } from 'ranks';
+
+const baseMs = 100, // the step's compute on every GPU
+  meanDelayMs = 5, // the delay's mean: 5 % of the step
+  steps = 6; // per group size
+const world = dist.worldSize;
+const sizes: number[] = [];
+for (let n = 1; n < world && world % (2 * n) === 0; n *= 2) sizes.push(n);
+sizes.push(world);
+// Each rank's delays, one per step of the run: exponential, −mean × ln(1 − u), u uniform in [0, 1).
+const uniform = await tf
+  .randomUniform([sizes.length * steps], 0, 1, 'float32', 1000 + dist.rank)
+  .data();
+const delayMs = Array.from(uniform, (u) => -meanDelayMs * Math.log(1 - u));
+
+/** One step: compute (charged on the cluster, slept on a laptop), then an all-reduce of the gradient. */
+async function step(group: ReturnType<typeof dist.newGroup>, ms: number): Promise<number> {
+  const t0 = dist.simulation ? await dist.simulation.now() : performance.now() / 1000;
+  if (dist.simulation) dist.simulation.compute(ms / 1000, 'forward and backward');
+  else await new Promise((r) => setTimeout(r, ms));
+  const grad = tf.fill([1024], 0.001);
+  const avg = await dist.allReduce(grad, { op: 'avg', group });
+  tf.dispose([grad, avg]);
+  if (dist.simulation) {
+    await dist.simulation.endStep();
+    return dist.simulation.lastStep()!.end - t0;
+  }
+  return performance.now() / 1000 - t0;
+}
+
+// Seconds of all steps per size, summed over the groups' first ranks.
+const sums = new Float64Array(sizes.length);
+for (let i = 0; i < sizes.length; i++) {
+  const n = sizes[i]!;
+  dist.simulation?.configuration(`groups of ${n}`);
+  // Every rank makes every group, in the same order, as torch.distributed.new_group requires.
+  const groups = Array.from({ length: world / n }, (_, g) =>
+    dist.newGroup(Array.from({ length: n }, (_, r) => g * n + r)),
+  );
+  const group = groups[Math.floor(dist.rank / n)]!;
+  for (let s = 0; s < steps; s++) {
+    const seconds = await step(group, baseMs + delayMs[i * steps + s]!);
+    if (group.rank === 0) sums[i] += seconds;
+  }
+  await dist.barrier(); // the next size starts together
+}
+const total = await dist.allReduce(tf.tensor1d(Array.from(sums)), { op: 'sum' });
+const perSize = Array.from(await total.data());
+total.dispose();
+
+const harmonic = (n: number) =>
+  Array.from({ length: n }, (_, k) => 1 / (k + 1)).reduce((a, b) => a + b);
+const mean = baseMs + meanDelayMs; // one GPU's expected step compute
+console.log(
+  dist.simulation
+    ? `times: virtual, on the simulated cluster (${dist.simulation.cluster.preset}); every GPU computes ${baseMs} ms plus an exponential delay of mean ${meanDelayMs} ms`
+    : `times: wall clock, measured on this machine; every rank sleeps ${baseMs} ms plus an exponential delay of mean ${meanDelayMs} ms`,
+);
+let close = true;
+sizes.forEach((n, i) => {
+  const stepMs = (perSize[i]! / ((world / n) * steps)) * 1000;
+  const measured = stepMs / mean;
+  const expected = (baseMs + meanDelayMs * harmonic(n)) / mean;
+  close &&= Math.abs(measured / expected - 1) < 0.05;
+  console.log(
+    `${String(n).padStart(4)} GPU${n === 1 ? ' ' : 's'}: mean step ${stepMs.toFixed(1)} ms, ${measured.toFixed(3)}× one GPU's mean compute; the slowest of ${n} is expected at ${expected.toFixed(3)}×`,
+  );
+  if (dist.rank !== 0) return;
+  plot.line('step time over one GPU’s mean compute', n, measured, { series: 'measured' });
+  plot.line('step time over one GPU’s mean compute', n, expected, {
+    series: 'expected: slowest of N',
+  });
+});
+if (dist.simulation) console.log(`every size within 5 % of the slowest-of-N expectation: ${close}`);

@@ -46,8 +46,8 @@ const CASES: Case[] = [
   },
 ];
 
-// ≈ 0.7 min on 2 loaded cores for the trivial case, 5.4 min on the preset, 1.4 min for the lab: 100 runs each. The measure covers the
-// page and its workers. @bench: it measures rather than gates, so `npm run bench` runs it (playwright.config.ts),
+// ≈ 0.7 min on 2 loaded cores for the trivial case, 5.4 min on the preset, 1.4 min for the lab: 100 runs
+// each. The measure covers the page and its workers. @bench: it measures rather than gates, so `npm run bench` runs it (playwright.config.ts),
 // not `npm test`.
 for (const c of CASES)
   test(`memory after 100 runs is within 10 % of memory after 10: ${c.name} @bench`, async ({

@@ -45,9 +45,9 @@ processes, threads or workers, load native add-ons, signal other processes (proc
 your environment variables (process.env is empty). What a program CAN still do: make network
 requests (Node 22's permission model does not cover the network) and send anything it can read
 there, use CPU and memory until --timeout, and print. Printed text has control characters shown as
-visible symbols (ESC as \u241b) and every line carries its rank's prefix, but a program that opens
-the terminal's file descriptor itself (fs.writeSync(1, …)) writes raw bytes. Run only programs you
-would run yourself.`;
+visible symbols (ESC as \u241b) and every line carries its rank's prefix; writing to a file
+descriptor (fs.writeSync(1, …), a stream or socket on fd 1) is refused, so nothing reaches the
+terminal around that. Run only programs you would run yourself.`;
 
 export interface CliArgs {
   file: string;

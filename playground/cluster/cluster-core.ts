@@ -185,6 +185,17 @@ function checkWorld(worldSize: number, backend: BackendChoice): void {
 const epochNow = () => performance.timeOrigin + performance.now();
 const mark = (name: string) => globalThis.performance.mark?.(name);
 
+/**
+ * Drops earlier runs' marks (a warm set's 'ranks:prepared' too): the timeline keeps every mark until cleared,
+ * and a run adds one per rank ('ranks:handed rank r'), so 100 runs of 1,024 ranks would hold 102,400.
+ */
+function clearEarlierMarks(): void {
+  const p = globalThis.performance;
+  if (!p?.getEntriesByType || !p.clearMarks) return;
+  const names = new Set(p.getEntriesByType('mark').map((m) => m.name));
+  for (const name of names) if (name.startsWith('ranks:')) p.clearMarks(name);
+}
+
 /** The last program compiled (or compiled ahead): a Run of the code warmed for skips the compiler. */
 let lastCompiled: { code: string; checks: string | undefined; js: string } | undefined;
 
@@ -220,6 +231,7 @@ export function startClusterOn(
   takePrepared?: (worldSize: number, backend: BackendChoice) => PreparedRanks | undefined,
 ): RunningCluster {
   const runStart = epochNow();
+  clearEarlierMarks();
   mark('ranks:run'); // marks (here and in rank-main.ts) let a profile split a Run's latency into its steps
   const elapsed = () => epochNow() - runStart;
   const { worldSize, backend = 'auto', timeoutMs = DEFAULT_TIMEOUT_MS } = options;

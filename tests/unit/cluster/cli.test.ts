@@ -231,6 +231,45 @@ console.log('rank', dist.rank, 'done');`,
     expect(out.status).toBe(0);
   });
 
+  it('raw bytes through a file descriptor are refused: fs writes on fd 1 and 2, write streams, tty streams, sockets on a descriptor', () => {
+    const file = join(dir, 'raw-fd.ts');
+    writeFileSync(
+      file,
+      `import { dist } from 'ranks';
+const fs = (process as any).getBuiltinModule('node:fs');
+const net = await (0, eval)("import('node:net')");
+const tty = await (0, eval)("import('node:tty')");
+const esc = '\\x1b]52;c;aGVsbG8=\\x07RAW';
+const tries: [string, () => unknown][] = [
+  ['writeSync', () => fs.writeSync(1, esc)],
+  ['write', () => fs.write(2, esc, () => {})],
+  ['writeFileSync', () => fs.writeFileSync(1, esc)],
+  ['appendFileSync', () => fs.appendFileSync(2, esc)],
+  ['writevSync', () => fs.writevSync(1, [Buffer.from(esc)])],
+  ['createWriteStream', () => fs.createWriteStream('', { fd: 1 }).write(esc)],
+  ['WriteStream', () => new fs.WriteStream(null, { fd: 1 }).write(esc)],
+  ['tty', () => new tty.WriteStream(1).write(esc)],
+  ['socket', () => new net.Socket({ fd: 1, readable: false }).write(esc)],
+  ['connect', () => net.createConnection({ fd: 1, path: '/nonexistent' }).write(esc)],
+  ['fchmod', () => fs.fchmodSync(1, 0o600)],
+];
+for (const [what, fn] of tries)
+  try { fn(); console.log(what, 'ALLOWED'); } catch (e) { console.log(what, 'refused', (e as Error).name); }
+await new Promise((r) => setTimeout(r, 200));
+console.log('rank', dist.rank, 'done');`,
+    );
+    const out = run('run', file, '--world', '1');
+    expect(out.stderr).toBe('');
+    for (const what of ['writeSync', 'write', 'writeFileSync', 'appendFileSync', 'writevSync'])
+      expect(out.stdout).toContain(`[rank 0] ${what} refused RefusedInRankError`);
+    for (const what of ['createWriteStream', 'WriteStream', 'tty', 'socket', 'connect', 'fchmod'])
+      expect(out.stdout).toContain(`[rank 0] ${what} refused RefusedInRankError`);
+    expect(out.stdout).toContain('[rank 0] rank 0 done');
+    expect(out.stdout + out.stderr).not.toContain('RAW');
+    expect(out.stdout).not.toContain('ALLOWED');
+    expect(out.status).toBe(0);
+  });
+
   it('escape sequences and forged [rank k] lines print as visible text, from console.log and process.stdout.write', () => {
     const file = join(dir, 'forge.ts');
     writeFileSync(

@@ -45,6 +45,15 @@ console.log(tf.tensor([[1, 2], [3, 4.5]]));`;
     expect([...times].sort((a, b) => a - b)).toEqual(times);
   });
 
+  it('a run keeps only its own performance marks (issue 34, item 9: nothing accumulates run after run)', async () => {
+    const code = "console.log('hi');";
+    await runProgram({ code, worldSize: 3, backend: 'cpu' });
+    await runProgram({ code, worldSize: 1, backend: 'cpu' });
+    const marks = performance.getEntriesByType('mark').map((m) => m.name);
+    expect(marks.filter((n) => n === 'ranks:run')).toHaveLength(1);
+    expect(marks.filter((n) => n.startsWith('ranks:handed'))).toEqual(['ranks:handed rank 0']);
+  });
+
   it('reports a syntax error with line and column before any rank starts', async () => {
     const { result, events } = await runProgram({
       code: 'const a = 1;\n\nconst b: number = ;',

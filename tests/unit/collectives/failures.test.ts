@@ -177,6 +177,36 @@ describe('a peer busy computing is alive, not stuck (issue 19, item 3)', () => {
   });
 });
 
+describe('liveness in virtual time (issue 34, item 7)', () => {
+  it("a rank awaiting a timer over 2× the watchdog is 'waiting', not killed, and the virtual result ignores how long it took", async () => {
+    // A 0.8 s watchdog stands in for the 5 s default; the virtual collective timeout stays 600 virtual seconds.
+    w = await startWorld(2, {
+      watchdogMs: 800,
+      simulation: { preset: 'h100-ndr', nodes: 1, gpusPerNode: 2 },
+    });
+    type Out = { values: number[]; virtualSeconds: number; ms: number; notices: string[] };
+    const prompt = await w.values<Out>('awaitThenAllReduceVirtual', { late: 1, ms: 0 });
+    const late = await w.values<Out>('awaitThenAllReduceVirtual', { late: 1, ms: 1800 });
+    // 64 × 64 ones squared: each element 64, summed 262,144 per rank, two ranks.
+    for (const o of [...prompt, ...late]) expect(o.values).toEqual([524_288]);
+    expect(late[0]!.ms).toBeGreaterThan(1600);
+    // Rank 0 said once that its peer is waiting (its event loop answers), and went on waiting.
+    const said = late[0]!.notices.filter((n) => /which is waiting outside any collective/.test(n));
+    expect(said, late[0]!.notices.join('\n')).toHaveLength(1);
+    expect(said[0]).toMatch(
+      /^rank 0 has waited \d+\.\d s in allReduce.* for rank 1, .*Still waiting/,
+    );
+    expect(late[0]!.notices.join('\n')).not.toMatch(/computing|endless loop|busy/);
+    // Virtual time: 2.4 s of this machine's time spent awaiting a timer moves no rank's clock, so both runs
+    // end at the same virtual instant after their own start (this machine's speed is not in the result).
+    const elapsed = (o: Out[], before: Out[] | null) =>
+      o.map((r, i) => r.virtualSeconds - (before ? before[i]!.virtualSeconds : 0));
+    const [lateRun, promptRun] = [elapsed(late, prompt), elapsed(prompt, null)];
+    lateRun.forEach((s, r) => expect(s).toBeCloseTo(promptRun[r]!, 12));
+    expect(promptRun[0]).toBeGreaterThan(0);
+  });
+});
+
 describe('errors that name the cause (issue 19, item 13)', () => {
   it('a rank spinning with no tfjs op and no collective ends its waiting peers at the watchdog, named as a loop', async () => {
     w = await startWorld(3, { watchdogMs: 800, withTensors: true });

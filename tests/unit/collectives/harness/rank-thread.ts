@@ -5,16 +5,22 @@ import { joinWorld } from '../../../../playground/collectives/create-dist.ts';
 import type { Dist } from '../../../../playground/collectives/dist-api.ts';
 import type { SharedWorld } from '../../../../playground/collectives/shared-world.ts';
 import type { TensorOutputPool } from '../../../../playground/collectives/tensor-output-pool.ts';
-import type { TraceEvent } from '../../../../playground/contract/protocol.ts';
+import type {
+  SimulatedClusterOptions,
+  TraceEvent,
+} from '../../../../playground/contract/protocol.ts';
 import { scenarios, type ScenarioContext } from './scenarios.ts';
 
-const { world, rank, withTensors, backend } = workerData as {
+const { world, rank, withTensors, backend, simulation } = workerData as {
   world: SharedWorld;
   rank: number;
   withTensors: boolean;
   backend: 'cpu' | 'wasm';
+  /** Virtual time on this simulated cluster (a tensor world only). */
+  simulation?: SimulatedClusterOptions;
 };
 const traces: TraceEvent[] = [];
+const notices: string[] = [];
 let dist: Dist | null = null;
 let raw: RankCollectives;
 let outputs: TensorOutputPool | undefined;
@@ -29,6 +35,15 @@ if (withTensors) {
     tf,
     backend,
     onTrace: (e) => traces.push(e),
+    onNotice: (text) => notices.push(text),
+    ...(simulation
+      ? {
+          simulation: {
+            cluster: simulation,
+            sinks: { trace() {}, step() {}, notice: (text: string) => notices.push(text) },
+          },
+        }
+      : {}),
   });
   dist = joined.dist;
   raw = joined.comm;
@@ -37,6 +52,7 @@ if (withTensors) {
   raw = new RankCollectives(world, rank, {
     now: () => performance.now(),
     onTrace: (e) => traces.push(e),
+    onNotice: (text) => notices.push(text),
   });
 }
 
@@ -44,6 +60,7 @@ parentPort!.on(
   'message',
   async (msg: { id: number; scenario: keyof typeof scenarios; args: unknown }) => {
     traces.length = 0;
+    notices.length = 0;
     const ctx: ScenarioContext = {
       rank,
       worldSize: world.worldSize,
@@ -51,6 +68,7 @@ parentPort!.on(
       dist,
       outputs,
       traces,
+      notices,
     };
     try {
       const value = await (

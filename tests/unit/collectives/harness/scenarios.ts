@@ -15,6 +15,8 @@ export interface ScenarioContext {
   /** The pool behind dist's results (tensor worlds only), for its counters. */
   outputs?: TensorOutputPool;
   traces: TraceEvent[];
+  /** Notices this rank's waits reported during the scenario (a peer busy or waiting, not failed). */
+  notices: string[];
 }
 
 export type RawCall =
@@ -325,6 +327,29 @@ export const scenarios = {
       first: values[0],
       inputKept: !x.isDisposed,
       len: values.length,
+    };
+  },
+
+  /**
+   * Virtual time (a world made with `simulation`): every rank computes the same matMul, rank `late` then awaits a
+   * wall-clock timer of `ms` (its event loop answers), and all all-reduce. Returns the sum, the virtual time
+   * after it, the wall time and the notices this rank's wait reported (issue 34, item 7).
+   */
+  async awaitThenAllReduceVirtual(ctx: ScenarioContext, a: { late: number; ms: number }) {
+    const dist = ctx.dist!;
+    const tf = await import('@tensorflow/tfjs');
+    const t0 = performance.now();
+    const m = tf.ones([64, 64]);
+    const x = tf.tidy(() => tf.matMul(m, m).sum().reshape([1]));
+    if (ctx.rank === a.late) await new Promise((r) => setTimeout(r, a.ms));
+    const sum = await dist.allReduce(x);
+    const values = Array.from(await sum.data());
+    tf.dispose([m, x, sum]);
+    return {
+      values,
+      virtualSeconds: await dist.simulation!.now(),
+      ms: performance.now() - t0,
+      notices: [...ctx.notices],
     };
   },
 

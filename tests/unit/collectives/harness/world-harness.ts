@@ -3,6 +3,7 @@ import {
   createSharedWorld,
   type SharedWorldOptions,
 } from '../../../../playground/collectives/shared-world.ts';
+import type { SimulatedClusterOptions } from '../../../../playground/contract/protocol.ts';
 import type { scenarios } from './scenarios.ts';
 
 export type RankOutcome<T = unknown> = { ok: true; value: T } | { ok: false; error: string };
@@ -24,7 +25,12 @@ export interface TestWorld {
 
 export async function startWorld(
   worldSize: number,
-  options: SharedWorldOptions & { withTensors?: boolean; backend?: 'cpu' | 'wasm' } = {},
+  options: SharedWorldOptions & {
+    withTensors?: boolean;
+    backend?: 'cpu' | 'wasm';
+    /** Ranks in virtual time on this simulated cluster (implies withTensors). */
+    simulation?: SimulatedClusterOptions;
+  } = {},
 ): Promise<TestWorld> {
   const world = createSharedWorld(worldSize, options);
   const url = new URL('./rank-thread.ts', import.meta.url);
@@ -35,8 +41,9 @@ export async function startWorld(
         workerData: {
           world,
           rank,
-          withTensors: !!options.withTensors,
+          withTensors: !!options.withTensors || !!options.simulation,
           backend: options.backend ?? 'cpu',
+          simulation: options.simulation,
         },
       }),
   );

@@ -28,7 +28,7 @@ export function describeRanks(ranks: readonly number[]): string {
   return `${sorted.length === 1 ? 'rank' : 'ranks'} ${runs.join(', ')}`;
 }
 
-/** A fold group while lines arrive: its ranks in arrival order, its lowest rank and its line number. */
+/** A fold group while lines arrive: its ranks in arrival order, its lowest rank and its line number among its kind. */
 interface Group extends FoldedLine {
   index: number;
   low: number;
@@ -49,10 +49,15 @@ export interface FoldedView {
 export class LineFolder {
   private readonly byRank: { text: string; kind?: string }[][] = [];
   private readonly groups = new Map<string, Group>();
+  private readonly kindCounts: Map<string, number>[] = [];
   /** Lines past a rank's first `perRank`: not folded here. */
   beyond = 0;
 
-  constructor(private readonly perRank = Infinity) {}
+  private readonly perRank: number;
+
+  constructor(perRank = Infinity) {
+    this.perRank = perRank;
+  }
 
   add(rank: number, line: { text: string; kind?: string }): void {
     const mine = (this.byRank[rank] ??= []);
@@ -60,7 +65,11 @@ export class LineFolder {
       this.beyond++;
       return;
     }
-    const index = mine.length;
+    // A line's place among its rank's lines of the same kind: a warning one rank printed (a peer was slow)
+    // does not shift that rank's output lines out of line with its peers'.
+    const counts = (this.kindCounts[rank] ??= new Map());
+    const index = counts.get(line.kind ?? '') ?? 0;
+    counts.set(line.kind ?? '', index + 1);
     mine.push(line);
     const key = `${index}\u0000${line.kind ?? ''}\u0000${line.text}`;
     const group = this.groups.get(key);
@@ -79,8 +88,8 @@ export class LineFolder {
   }
 
   /**
-   * The shown rank's lines, one each; then, for every other rank, its n-th line joined with every other
-   * rank whose n-th line has the same text and kind. Groups come in order of their lowest rank, then of n,
+   * The shown rank's lines, one each; then, for every other rank, its n-th line of a kind joined with every
+   * other rank whose n-th line of that kind has the same text (output, warnings and errors counted apart). Groups come in order of their lowest rank, then of n,
    * so a block of identical ranks reads as one. Ranks ascend within a line.
    */
   view(shown = 0, limit = Infinity): FoldedView {

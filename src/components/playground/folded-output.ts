@@ -16,6 +16,8 @@ export class FoldedOutput {
   private readonly body: HTMLElement;
   private readonly note: HTMLElement;
   private readonly folder = new LineFolder(MAX_FOLDED_LINES);
+  private readonly backends = new Map<string, number>();
+  private readonly backendNote: HTMLElement;
   /** A line arrived (or the reader picked a rank) since the last draw. */
   private dirty = false;
 
@@ -36,6 +38,9 @@ export class FoldedOutput {
     const help = document.createElement('p');
     help.className = 'pg-dropped';
     help.textContent = `${worldSize.toLocaleString('en')} ranks: the chosen rank's lines in full, then every other rank's, each identical line once with the ranks that printed it.`;
+    this.backendNote = document.createElement('p');
+    this.backendNote.className = 'pg-dropped';
+    this.backendNote.dataset.backends = '';
     this.note = document.createElement('p');
     this.note.className = 'pg-dropped';
     this.note.hidden = true;
@@ -43,7 +48,13 @@ export class FoldedOutput {
     this.body.setAttribute('role', 'log');
     this.body.setAttribute('aria-label', 'Output, identical lines folded');
     this.body.tabIndex = 0;
-    this.root.append(label, help, this.note, this.body);
+    this.root.append(label, help, this.backendNote, this.note, this.body);
+  }
+
+  /** Counts a rank's backend: the view says which backends the ranks run on, not one label per rank. */
+  setBackend(backend: string): void {
+    this.backends.set(backend, (this.backends.get(backend) ?? 0) + 1);
+    this.dirty = true;
   }
 
   /** Folds one line in; drawn at the next render. */
@@ -68,6 +79,9 @@ export class FoldedOutput {
       fragment.append(row);
     }
     this.body.replaceChildren(fragment);
+    this.backendNote.textContent = this.backends.size
+      ? `Backend: ${[...this.backends].map(([b, n]) => `${b} on ${n.toLocaleString('en')} rank${n === 1 ? '' : 's'}`).join(', ')}.`
+      : '';
     const beyond = this.folder.beyond;
     this.note.hidden = total <= lines.length && beyond === 0;
     this.note.textContent = `Showing ${lines.length.toLocaleString('en')} of ${total.toLocaleString('en')} folded lines${beyond ? ` (and ${beyond.toLocaleString('en')} lines past each rank's first ${MAX_FOLDED_LINES})` : ''}: use Download log for the full output.`;

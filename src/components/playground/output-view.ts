@@ -168,6 +168,7 @@ export class OutputView {
   }
 
   setBackend(rank: number, backend: string, reason?: string): void {
+    if (this.folded) return this.folded.setBackend(backend); // no pane per rank in a large world
     const { label } = this.pane(rank);
     label.textContent = `rank ${rank} · ${backend}`;
     if (reason) label.title = reason;
@@ -227,7 +228,7 @@ export class OutputView {
   /** Draws whatever is still waiting for a frame (the run ended: the panes must be final now). */
   flushNow(): void {
     this.plots.flushNow();
-    if (!this.frame) return;
+    if (!this.frame) return void this.folded?.render();
     cancelAnimationFrame(this.frame);
     this.flush();
   }

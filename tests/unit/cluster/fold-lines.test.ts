@@ -74,4 +74,19 @@ describe('folded output', () => {
     expect(folder.view(1).lines.map((l) => l.text)).toEqual(['line 0', 'line 1']);
     expect(folder.beyond).toBe(3);
   });
+
+  it('counts a rank’s warnings apart from its output, so a warning does not shift its lines', () => {
+    const lines = [
+      out('start', 'done'),
+      [{ text: 'start' }, { text: 'rank 1 has waited 5 s', kind: 'warn' }, { text: 'done' }],
+      out('start', 'done'),
+    ];
+    expect(foldRankLines(lines).map((l) => `${describeRanks(l.ranks)}: ${l.text}`)).toEqual([
+      'rank 0: start',
+      'rank 0: done',
+      'ranks 1–2: start',
+      'rank 1: rank 1 has waited 5 s',
+      'ranks 1–2: done',
+    ]);
+  });
 });

@@ -7,6 +7,7 @@ import { fmtGB } from './figures/format-quantities';
 import { SOURCE_70B_TABLE, SOURCE_ZERO3_COMM_MULTIPLE } from './figures/source-errata';
 import { zeroPerGpuBytes } from './figures/zero-memory';
 import { PRIMARY_SOURCES_10 } from './source-map-chapter-10';
+import { PRIMARY_SOURCES_SCALE } from './source-map-scale';
 
 const src70 = SOURCE_70B_TABLE;
 const zero2Chapter = zeroPerGpuBytes({
@@ -963,4 +964,5 @@ export const PRIMARY_SOURCES: PrimaryCitation[] = [
   ...PRIMARY_SOURCES_1_TO_6,
   ...PRIMARY_SOURCES_7_TO_9,
   ...PRIMARY_SOURCES_10,
+  ...PRIMARY_SOURCES_SCALE,
 ];

@@ -2,6 +2,7 @@ import { expect } from 'vitest';
 import { runProgram } from '../../../playground/cluster/node.ts';
 import { playgroundManifest, readProgram } from '../../playground-manifest.ts';
 import { expectTimeAgreement } from './time-agreement.ts';
+import { SCALE_CHECKS } from './scale-checks.ts';
 
 export type Embed = Awaited<ReturnType<typeof playgroundManifest>>[number];
 
@@ -89,4 +90,5 @@ export async function runPlaygroundCase(p: Embed): Promise<void> {
   expectPageLines(p, record.logs);
   // On a simulated cluster the step report must agree with itself and with the program's own lines.
   if (p.cluster) expectTimeAgreement(p.src, record);
+  SCALE_CHECKS[p.src]?.(record, p.world);
 }

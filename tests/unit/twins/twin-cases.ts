@@ -208,6 +208,17 @@ export const TWIN_CASES: TwinCase[] = [
     why: 'losses printed to 3 places; the diverging batch-2048 run (loss in the thousands) amplifies float32 rounding to about 1e-6 relative; rates, steps and verdicts are exact',
   },
   {
+    playground: '09-scale-ddp-fsdp.ts',
+    ...EXACT,
+    why: `group sizes and node counts are exact and the weight check is a verdict; ${MEASURED}; run at 2 ranks only, where the one group is the whole job (the lesson needs a simulated cluster of many nodes, which no twin run here has)`,
+    timing: /[\d.]+ ms|\d+ %/g,
+    unavailable: {
+      spans: /FSDP step .*$|(?<=in every group: |than DDP on \d+ GPUs: ).*$/g,
+      why: "Gloo's reduce_scatter_tensor and all_gather_into_tensor arrive in PyTorch 2.3; on CI's 1.13 the twin runs DDP and prints n/a for FSDP's time, efficiency and weight check",
+    },
+    worlds: [2],
+  },
+  {
     playground: '09-clip-sharded.ts',
     abs: 1e-4,
     rel: 1e-6,

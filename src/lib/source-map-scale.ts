@@ -1,0 +1,33 @@
+/** Chapters 8–9's scale playgrounds: claims and the primary sources they were checked against on 2026-11-27. */
+import type { PrimaryCitation } from './source-map';
+
+const C9 = '09-operating-at-scale.mdx';
+const TORCH = 'pytorch/pytorch';
+
+export const PRIMARY_SOURCES_SCALE: PrimaryCitation[] = [
+  {
+    claim:
+      'GPT-2 small: 12 layers, 12 heads, width 768, vocabulary 50,257, context 1,024, biases, the output layer tied to the token embedding: 124,439,808 parameters (src/lib/figures/scale-step.ts counts them from this shape)',
+    chapter: C9,
+    anchor: 'one-step-from-one-node-to-the-whole-cluster',
+    source:
+      'karpathy/nanoGPT, model.py, GPT.from_pretrained ("gpt2": n_layer=12, n_head=12, n_embd=768; vocab_size 50257, block_size 1024, bias True) and GPT.__init__ (weight tying: self.transformer.wte.weight = self.lm_head.weight)',
+    url: 'https://github.com/karpathy/nanoGPT/blob/master/model.py',
+  },
+  {
+    claim:
+      "FSDP2 shards each parameter on dim 0 with torch.chunk and pads every rank's shard to the first chunk's size, so the all-gather's inputs are equal; the playground pads each unit's flat parameters to a multiple of the group size the same way",
+    chapter: C9,
+    anchor: 'one-step-from-one-node-to-the-whole-cluster',
+    source: `${TORCH}, torch/distributed/fsdp/_fully_shard/_fsdp_param.py, FSDPParam._init_sharded_param ("0th always padded", "Pre-pad the sharded parameter to avoid padding before all-gather")`,
+    url: `https://github.com/${TORCH}/blob/main/torch/distributed/fsdp/_fully_shard/_fsdp_param.py`,
+  },
+  {
+    claim:
+      "DistributedDataParallel takes a process_group (the twin's sub-groups of 8, 16, … ranks) and averages the gradients over that group's ranks",
+    chapter: C9,
+    anchor: 'one-step-from-one-node-to-the-whole-cluster',
+    source: `${TORCH}, torch/nn/parallel/distributed.py, DistributedDataParallel (process_group argument); torch/distributed/algorithms/ddp_comm_hooks/default_hooks.py, allreduce_hook (divides by the group's size)`,
+    url: `https://github.com/${TORCH}/blob/main/torch/nn/parallel/distributed.py`,
+  },
+];

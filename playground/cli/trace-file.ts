@@ -25,15 +25,19 @@ export const traceWriteFlags = (argv: readonly string[]): string[] => {
 export function writeTraceFile(record: RunRecord, args: CliArgs): string {
   if (!args.trace || !args.cluster) return '';
   const { preset, nodes, gpusPerNode } = args.cluster;
-  const trace = chromeTrace(record.virtualTrace, {
+  const spans = record.virtualTrace;
+  const arrival = record.arrivals(); // a large world: the record chose its spans (see RunRecord.virtualTrace)
+  const trace = chromeTrace(spans, {
     worldSize: args.world,
+    arrival,
     gpusPerNode,
     cluster: `${preset}, ${nodes} node${nodes === 1 ? '' : 's'} × ${gpusPerNode} GPUs`,
   });
   writeFileSync(resolve(process.cwd(), args.trace), JSON.stringify(trace));
-  const kept =
-    record.virtualTraceTotal > record.virtualTrace.length
-      ? ` (the first ${record.virtualTrace.length} of ${record.virtualTraceTotal} spans)`
+  const kept = arrival
+    ? ` (${spans.length} of ${record.virtualTraceTotal} spans: rank 0's and each step's fastest and slowest rank's)`
+    : record.virtualTraceTotal > spans.length
+      ? ` (the first ${spans.length} of ${record.virtualTraceTotal} spans)`
       : '';
   return `virtual trace written to ${args.trace}${kept}: open it in ui.perfetto.dev\n`;
 }

@@ -5,8 +5,14 @@
  * events (`ph: 'X'`, `ts`/`dur` in microseconds) and metadata events (`ph: 'M'`, `thread_name`,
  * `process_name`). One thread per rank stream: `tid = rank × 2 + (comm ? 1 : 0)`, `pid` = the node.
  * Pure, so the page's "Download trace" and the CLI's `--trace` write the same file.
+ *
+ * A world above FOLD_ABOVE_RANKS would be thousands of rows (1,024 ranks: 2,048 threads) that no one can
+ * read: the file keeps rank 0 and the ranks at the fastest, p50, p90, p99 and slowest arrival of the whole
+ * run (arrival-percentiles.ts), each thread named with its role, and says so in `otherData.ranks`.
  */
 import { VIRTUAL_LANES, type VirtualTraceEvent } from '../contract/protocol.ts';
+import { arrivals, representativeRanks, type Arrivals } from './arrival-percentiles.ts';
+import { FOLD_ABOVE_RANKS } from './fold-lines.ts';
 import { virtualSpanInfo } from './virtual-span-info.ts';
 
 export interface ChromeTraceEvent {
@@ -34,6 +40,12 @@ export interface ChromeTraceOptions {
   worldSize?: number;
   /** e.g. 'h100-ndr, 2 nodes × 8 GPUs': written into otherData. */
   cluster?: string;
+  /**
+   * A large world's arrival over every rank, when `spans` are already a chosen subset (a RunRecord keeps
+   * rank 0's and each step's fastest and slowest rank's): every given span is written, threads are named
+   * with their whole-run role. Without it a large world is cut here to rank 0 and the percentile ranks.
+   */
+  arrival?: Arrivals | null;
 }
 
 export const traceThreadId = (rank: number, lane: VirtualTraceEvent['lane']): number =>
@@ -46,6 +58,22 @@ export function chromeTrace(
   options: ChromeTraceOptions = {},
 ): ChromeTrace {
   const per = options.gpusPerNode && options.gpusPerNode > 0 ? options.gpusPerNode : 0;
+  let world = options.worldSize ?? 0;
+  for (const s of spans) world = Math.max(world, s.rank + 1);
+  const chosen = world > FOLD_ABOVE_RANKS && options.arrival ? options.arrival : null;
+  const arrival = world > FOLD_ABOVE_RANKS ? (chosen ?? arrivals(spans)) : null;
+  // Above FOLD_ABOVE_RANKS: each representative rank with the roles it stands for.
+  const roles = arrival ? representativeRanks(arrival) : null;
+  // The ranks written: every rank up to FOLD_ABOVE_RANKS; above, the spans' own ranks if chosen, else the representatives.
+  const kept = chosen
+    ? new Set([0, ...spans.map((s) => s.rank)])
+    : roles
+      ? new Set(roles.keys())
+      : null;
+  const threadName = (rank: number, lane: VirtualTraceEvent['lane']) => {
+    const mine = roles?.get(rank);
+    return `rank ${rank} ${lane}${mine?.length ? ` (${mine.join(', ')})` : ''}`;
+  };
   const pidOf = (rank: number) => (per ? Math.floor(rank / per) : 0);
   const events: ChromeTraceEvent[] = [];
   const threads = new Set<number>();
@@ -66,14 +94,15 @@ export function chromeTrace(
       });
     }
     events.push(
-      { name: 'thread_name', ph: 'M', pid, tid, args: { name: `rank ${rank} ${lane}` } },
+      { name: 'thread_name', ph: 'M', pid, tid, args: { name: threadName(rank, lane) } },
       // Perfetto orders threads by this, so each rank's compute row sits above its comm row.
       { name: 'thread_sort_index', ph: 'M', pid, tid, args: { sort_index: tid } },
     );
   };
-  for (let r = 0; r < (options.worldSize ?? 0); r++)
-    for (const lane of VIRTUAL_LANES) name(r, lane);
+  const ranks = kept ? [...kept].sort((a, b) => a - b) : [...Array(options.worldSize ?? 0).keys()];
+  for (const r of ranks) for (const lane of VIRTUAL_LANES) name(r, lane);
   for (const s of spans) {
+    if (kept && !kept.has(s.rank)) continue;
     const pid = pidOf(s.rank);
     const tid = traceThreadId(s.rank, s.lane);
     name(s.rank, s.lane);
@@ -102,6 +131,18 @@ export function chromeTrace(
     otherData: {
       clock: 'virtual time of the simulated cluster (the model, not this machine)',
       ...(options.cluster ? { cluster: options.cluster } : {}),
+      ...(arrival
+        ? {
+            ranks:
+              `${ranks.length} of ${world.toLocaleString('en')} ranks, so the file stays readable: rank 0 and ` +
+              (chosen
+                ? 'in each step that step’s fastest and slowest rank (the ranks whose last span of the step ended first and last)'
+                : 'the ranks at the fastest, 50th, 90th and 99th percentile and slowest arrival') +
+              `. Arrival over all ${arrival.ranks.toLocaleString('en')} ranks, by each rank’s last span end: ` +
+              `${arrival.picks.map((p) => `${p.role} rank ${p.rank} at ${micros(p.time)} µs`).join(', ')}; ` +
+              `arrival skew ${micros(arrival.skew)} µs. A step waits for its slowest rank.`,
+          }
+        : {}),
     },
   };
 }

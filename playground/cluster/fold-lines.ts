@@ -28,39 +28,101 @@ export function describeRanks(ranks: readonly number[]): string {
   return `${sorted.length === 1 ? 'rank' : 'ranks'} ${runs.join(', ')}`;
 }
 
+/** A fold group while lines arrive: its ranks in arrival order, its lowest rank and its line number among its kind. */
+interface Group extends FoldedLine {
+  index: number;
+  low: number;
+}
+
+/** What a LineFolder shows: the first `limit` folded lines and how many there are in all. */
+export interface FoldedView {
+  lines: FoldedLine[];
+  total: number;
+}
+
 /**
- * Folds per-rank output: `lines[r]` is rank r's lines in order. The shown rank's lines come first, one each;
- * then, for every other rank, its n-th line joins every other rank whose n-th line has the same text and
- * kind. Groups come in order of their lowest rank, then of n, so a block of identical ranks reads as one.
+ * Folds output as it arrives, for a view redrawn while a large world prints: each line joins its group in
+ * O(1), so a redraw costs what it draws (and one sort of the groups), never a pass over every rank's output.
+ * It keeps each rank's first `perRank` lines (what a view of that many lines can show); later ones are
+ * counted in `beyond`, the run's record and log download keep them.
+ */
+export class LineFolder {
+  private readonly byRank: { text: string; kind?: string }[][] = [];
+  private readonly groups = new Map<string, Group>();
+  private readonly kindCounts: Map<string, number>[] = [];
+  /** Lines past a rank's first `perRank`: not folded here. */
+  beyond = 0;
+
+  private readonly perRank: number;
+
+  constructor(perRank = Infinity) {
+    this.perRank = perRank;
+  }
+
+  add(rank: number, line: { text: string; kind?: string }): void {
+    const mine = (this.byRank[rank] ??= []);
+    if (mine.length >= this.perRank) {
+      this.beyond++;
+      return;
+    }
+    // A line's place among its rank's lines of the same kind: a warning one rank printed (a peer was slow)
+    // does not shift that rank's output lines out of line with its peers'.
+    const counts = (this.kindCounts[rank] ??= new Map());
+    const index = counts.get(line.kind ?? '') ?? 0;
+    counts.set(line.kind ?? '', index + 1);
+    mine.push(line);
+    const key = `${index}\u0000${line.kind ?? ''}\u0000${line.text}`;
+    const group = this.groups.get(key);
+    if (group) {
+      group.ranks.push(rank);
+      group.low = Math.min(group.low, rank);
+      return;
+    }
+    this.groups.set(key, {
+      ranks: [rank],
+      low: rank,
+      text: line.text,
+      index,
+      ...(line.kind === undefined ? {} : { kind: line.kind }),
+    });
+  }
+
+  /**
+   * The shown rank's lines, one each; then, for every other rank, its n-th line of a kind joined with every
+   * other rank whose n-th line of that kind has the same text (output, warnings and errors counted apart). Groups come in order of their lowest rank, then of n,
+   * so a block of identical ranks reads as one. Ranks ascend within a line.
+   */
+  view(shown = 0, limit = Infinity): FoldedView {
+    const mine = this.byRank[shown] ?? [];
+    const lines: FoldedLine[] = mine.slice(0, limit).map((l) => ({
+      ranks: [shown],
+      text: l.text,
+      ...(l.kind === undefined ? {} : { kind: l.kind }),
+    }));
+    const others: Group[] = [];
+    for (const g of this.groups.values()) if (g.ranks.length > 1 || g.low !== shown) others.push(g);
+    // Without the shown rank a group's lowest rank may be its second lowest: only the shown rank's own groups move.
+    const low = (g: Group) =>
+      g.low !== shown ? g.low : Math.min(...g.ranks.filter((r) => r !== shown));
+    const keyed = others.map((g) => [low(g), g] as const);
+    keyed.sort((a, b) => a[0] - b[0] || a[1].index - b[1].index);
+    for (const [, g] of keyed) {
+      if (lines.length >= limit) break;
+      const ranks = g.ranks.filter((r) => r !== shown).sort((a, b) => a - b);
+      lines.push({ ranks, text: g.text, ...(g.kind === undefined ? {} : { kind: g.kind }) });
+    }
+    return { lines, total: mine.length + others.length };
+  }
+}
+
+/**
+ * Folds per-rank output: `lines[r]` is rank r's lines in order (see LineFolder.view for the order).
  */
 export function foldRankLines(
   lines: readonly (readonly { text: string; kind?: string }[])[],
   shown = 0,
 ): FoldedLine[] {
-  const out: FoldedLine[] = (lines[shown] ?? []).map((l) => ({
-    ranks: [shown],
-    text: l.text,
-    ...(l.kind === undefined ? {} : { kind: l.kind }),
-  }));
-  const groups = new Map<string, FoldedLine & { index: number }>();
-  lines.forEach((rankLines, rank) => {
-    if (rank === shown) return;
-    rankLines.forEach((l, index) => {
-      const key = `${index}\u0000${l.kind ?? ''}\u0000${l.text}`;
-      const group = groups.get(key);
-      if (group) group.ranks.push(rank);
-      else
-        groups.set(key, {
-          ranks: [rank],
-          text: l.text,
-          index,
-          ...(l.kind === undefined ? {} : { kind: l.kind }),
-        });
-    });
-  });
-  const folded = [...groups.values()].sort(
-    (a, b) => a.ranks[0]! - b.ranks[0]! || a.index - b.index,
-  );
-  for (const { index: _index, ...line } of folded) out.push(line);
-  return out;
+  const folder = new LineFolder();
+  lines.forEach((rankLines, rank) => rankLines.forEach((l) => folder.add(rank, l)));
+  return folder.view(shown).lines;
 }

@@ -17,7 +17,7 @@ export {
 } from './plot-series.ts';
 export { droppedLinesNote, paneLine } from '../contract/output-limits.ts';
 export type { PlotChart, PlotSeries } from './plot-series.ts';
-export { describeRanks, FOLD_ABOVE_RANKS, foldRankLines } from './fold-lines.ts';
+export { describeRanks, FOLD_ABOVE_RANKS, foldRankLines, LineFolder } from './fold-lines.ts';
 export type { FoldedLine } from './fold-lines.ts';
 export type {
   Backend,

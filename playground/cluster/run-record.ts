@@ -15,6 +15,14 @@ import {
   type VirtualTraceEvent,
 } from '../contract/protocol.ts';
 import { cutLine, MAX_RANK_LOG_CHARS } from '../contract/output-limits.ts';
+import { arrivals, type Arrivals } from './arrival-percentiles.ts';
+import { FOLD_ABOVE_RANKS } from './fold-lines.ts';
+
+/** One step's fastest and slowest rank so far, with their spans of that step (a large world's record). */
+interface StepExtremes {
+  fastest?: { rank: number; spans: VirtualTraceEvent[] };
+  slowest?: { rank: number; spans: VirtualTraceEvent[] };
+}
 
 /** One line in a rank's output: something it printed, or an error it (or the cluster, for it) reported. */
 export interface RecordedLine {
@@ -39,7 +47,7 @@ function recordedLine(e: ClusterEvent): RecordedLine | null {
   };
 }
 
-/** Everything one rank reported, from its own channel; its lines are read from the run's events. */
+/** Everything one rank reported, from its own channel; its lines are its own log and error events, in arrival order. */
 export class RankRecord {
   backend?: Backend;
   /** Why earlier backends were skipped, if any were. */
@@ -54,18 +62,23 @@ export class RankRecord {
   exit: { ok: boolean; time: number } | null = null;
 
   readonly rank: number;
-  readonly #events: readonly ClusterEvent[];
+  /** Its own kept log and error events: reading a rank's lines never walks the other 1,023 ranks' events. */
+  readonly #own: ClusterEvent[] = [];
 
-  constructor(rank: number, events: readonly ClusterEvent[]) {
+  constructor(rank: number) {
     this.rank = rank;
-    this.#events = events;
+  }
+
+  /** Keeps one of its log or error events (RunRecord.add, after the caps). */
+  keep(e: ClusterEvent): void {
+    this.#own.push(e);
   }
 
   /** Its output and errors, in the order they arrived. */
   get lines(): RecordedLine[] {
     const lines: RecordedLine[] = [];
-    for (const e of this.#events) {
-      const line = e.rank === this.rank ? recordedLine(e) : null;
+    for (const e of this.#own) {
+      const line = recordedLine(e);
       if (line) lines.push(line);
     }
     return lines;
@@ -89,9 +102,29 @@ export class RunRecord {
   plotTotal = 0;
   /** The simulated cluster, or null for a real-time run (whose times are this machine's). */
   readonly cluster: SimulatedClusterOptions | null;
-  /** The first MAX_VIRTUAL_TRACE_EVENTS virtual spans (seconds), for the compute and comm lanes. */
-  readonly virtualTrace: VirtualTraceEvent[] = [];
+  /**
+   * Virtual spans kept (seconds), for the compute and comm lanes: up to FOLD_ABOVE_RANKS ranks, the first
+   * MAX_VIRTUAL_TRACE_EVENTS; above, rank 0's and, for each step, its fastest and slowest rank's (by when
+   * each ended its last span of the step), so 1,024 ranks keep what a view of the slowest rank needs
+   * and arrivals() still sees every rank.
+   */
+  get virtualTrace(): VirtualTraceEvent[] {
+    if (!this.#steps) return this.#virtualTrace;
+    const out = this.#virtualTrace.slice();
+    for (const e of this.#steps.values())
+      for (const k of [e.fastest, e.slowest])
+        if (k && !(k === e.slowest && e.fastest?.rank === k.rank))
+          for (const t of k.spans) out.push(t);
+    return out;
+  }
   virtualTraceTotal = 0;
+  readonly #virtualTrace: VirtualTraceEvent[] = [];
+  /** A large world's per-step extremes (null up to FOLD_ABOVE_RANKS ranks). */
+  readonly #steps: Map<number, StepExtremes> | null;
+  /** A large world's arrival table: step → each rank's last span end in it (NaN before it reports). */
+  readonly #arrival = new Map<number, Float64Array>();
+  /** Spans the per-step extremes hold (bounded with rank 0's by MAX_VIRTUAL_TRACE_EVENTS). */
+  #extremeSpans = 0;
   /** Each rank's step reports, by rank, in step order. */
   readonly virtualStepsByRank: VirtualStepRank[][];
   result: RunResult | null = null;
@@ -100,7 +133,8 @@ export class RunRecord {
     this.worldSize = worldSize;
     this.cluster = cluster;
     this.virtualStepsByRank = Array.from({ length: worldSize }, () => []);
-    this.ranks = Array.from({ length: worldSize }, (_, rank) => new RankRecord(rank, this.events));
+    this.#steps = worldSize > FOLD_ABOVE_RANKS ? new Map() : null;
+    this.ranks = Array.from({ length: worldSize }, (_, rank) => new RankRecord(rank));
   }
 
   add(e: ClusterEvent): void {
@@ -133,6 +167,7 @@ export class RunRecord {
       case 'log':
       case 'error':
         r.keptLines++;
+        r.keep(e);
         break;
       case 'exit':
         r.exit ??= { ok: e.ok, time: e.time };
@@ -156,10 +191,78 @@ export class RunRecord {
 
   private addVirtualTrace(rank: number, events: VirtualTraceEvent[]): void {
     this.virtualTraceTotal += events.length;
-    const room = Math.max(0, MAX_VIRTUAL_TRACE_EVENTS - this.virtualTrace.length);
+    if (this.#steps && rank !== 0) return this.addLargeWorldSpans(rank, events);
+    const room = Math.max(
+      0,
+      MAX_VIRTUAL_TRACE_EVENTS - this.#virtualTrace.length - this.#extremeSpans,
+    );
     const kept = events.slice(0, room);
-    for (const t of kept) this.virtualTrace.push(t);
+    for (const t of kept) this.#virtualTrace.push(t);
+    if (this.#steps) this.noteArrivals(rank, events);
     if (kept.length) this.events.push({ type: 'virtual-trace', rank, events: kept });
+  }
+
+  /** Records when `rank` ended each step's last span; returns the steps it touched with that end. */
+  private noteArrivals(rank: number, events: VirtualTraceEvent[]): Map<number, number> {
+    const touched = new Map<number, number>();
+    for (const t of events) {
+      const step = t.step ?? 0;
+      let row = this.#arrival.get(step);
+      if (!row) this.#arrival.set(step, (row = new Float64Array(this.worldSize).fill(NaN)));
+      if (!(row[rank]! >= t.end)) row[rank] = t.end;
+      touched.set(step, row[rank]!);
+    }
+    return touched;
+  }
+
+  /** A large world's rank other than 0: its spans are kept only while it is its step's fastest or slowest. */
+  private addLargeWorldSpans(rank: number, events: VirtualTraceEvent[]): void {
+    const steps = this.#steps!;
+    for (const [step, end] of this.noteArrivals(rank, events)) {
+      const mine = events.filter((t) => (t.step ?? 0) === step);
+      const row = this.#arrival.get(step)!;
+      let e = steps.get(step);
+      if (!e) steps.set(step, (e = {}));
+      for (const role of ['fastest', 'slowest'] as const) {
+        const held = e[role];
+        if (held?.rank === rank) {
+          this.keepExtreme(held.spans, mine);
+          continue;
+        }
+        const heldEnd = held ? row[held.rank]! : NaN;
+        const better = role === 'fastest' ? end < heldEnd : end > heldEnd;
+        if (held && !better) continue;
+        if (held) this.#extremeSpans -= held.spans.length;
+        e[role] = { rank, spans: [] };
+        this.keepExtreme(e[role].spans, mine);
+      }
+    }
+  }
+
+  private keepExtreme(into: VirtualTraceEvent[], spans: VirtualTraceEvent[]): void {
+    const room = Math.max(
+      0,
+      MAX_VIRTUAL_TRACE_EVENTS - this.#virtualTrace.length - this.#extremeSpans,
+    );
+    const kept = spans.slice(0, room);
+    for (const t of kept) into.push(t);
+    this.#extremeSpans += kept.length;
+  }
+
+  /**
+   * A large world's arrival skew over every rank (not only the ranks whose spans are kept): at one step,
+   * or over the whole run (each rank's last span end); null up to FOLD_ABOVE_RANKS ranks or before any span.
+   */
+  arrivals(step?: number): Arrivals | null {
+    if (!this.#steps) return null;
+    const ends = new Map<number, number>();
+    for (const [s, row] of this.#arrival) {
+      if (step !== undefined && s !== step) continue;
+      row.forEach((end, rank) => {
+        if (end === end && !(ends.get(rank)! >= end)) ends.set(rank, end);
+      });
+    }
+    return arrivals([...ends].map(([rank, end]) => ({ rank, end })));
   }
 
   /**

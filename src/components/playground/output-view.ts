@@ -34,6 +34,8 @@ interface PendingTail {
   /** Every line that arrived, kept or not. */
   total: number;
 }
+/** The pending key of a folded world's one tail (all ranks together). */
+const ALL_RANKS = -1;
 /** Each rank's newest lines that can still be on screen after the next frame (panes and combined view). */
 const KEEP_PENDING = Math.max(MAX_PANE_LINES, MAX_COMBINED_LINES);
 
@@ -166,6 +168,7 @@ export class OutputView {
   }
 
   setBackend(rank: number, backend: string, reason?: string): void {
+    if (this.folded) return this.folded.setBackend(backend); // no pane per rank in a large world
     const { label } = this.pane(rank);
     label.textContent = `rank ${rank} · ${backend}`;
     if (reason) label.title = reason;
@@ -210,8 +213,12 @@ export class OutputView {
             line: e.line,
             column: e.column,
           };
-    let tail = this.pending.get(line.rank);
-    if (!tail) this.pending.set(line.rank, (tail = { lines: [], total: 0 }));
+    // A large world folds each line as it comes (O(1) a line) and keeps one bounded tail for the combined
+    // view, the newest lines of all ranks, instead of one per rank: a redraw never sorts 1,024 ranks' backlog.
+    this.folded?.add(line.rank, line.text, line.kind);
+    const key = this.folded ? ALL_RANKS : line.rank;
+    let tail = this.pending.get(key);
+    if (!tail) this.pending.set(key, (tail = { lines: [], total: 0 }));
     tail.total++;
     tail.lines.push(line);
     if (tail.lines.length >= 2 * KEEP_PENDING) tail.lines.splice(0, KEEP_PENDING); // amortised: one cut per KEEP_PENDING lines
@@ -221,7 +228,7 @@ export class OutputView {
   /** Draws whatever is still waiting for a frame (the run ended: the panes must be final now). */
   flushNow(): void {
     this.plots.flushNow();
-    if (!this.frame) return;
+    if (!this.frame) return void this.folded?.render();
     cancelAnimationFrame(this.frame);
     this.flush();
   }
@@ -270,7 +277,7 @@ export class OutputView {
         p.note.textContent = `${fmtCount(p.offscreen)} earlier line${p.offscreen === 1 ? '' : 's'} not shown here: use Download log for the full output.`;
       }
     }
-    this.folded?.render(this.record);
+    this.folded?.render();
     this.combinedTotal += arrived;
     // A line older than its own rank's last MAX_COMBINED_LINES can never be among the last MAX_COMBINED_LINES overall.
     this.mergeCombined([...tails.values()].flatMap((t) => t.lines.slice(-MAX_COMBINED_LINES)));

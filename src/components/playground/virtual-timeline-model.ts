@@ -1,8 +1,15 @@
 /**
  * The arithmetic behind the virtual timeline, kept free of the DOM so a unit test runs it: which steps a
- * run has, which step to show first, which ranks get a row (every rank up to MAX_RANK_ROWS, else the
- * fastest, median and slowest), and the zoom window.
+ * run has, which step to show first, which ranks get a row (every rank up to MAX_RANK_ROWS, else rank 0
+ * and arrival percentiles), and the zoom window.
  */
+
+import {
+  arrivals,
+  representativeRanks,
+  type ArrivalPick,
+  type Arrivals,
+} from '../../../playground/cluster/arrival-percentiles.ts';
 
 /** The fields of a span the timeline's arithmetic reads. */
 export interface TimedSpan {
@@ -53,51 +60,55 @@ export function extent(spans: readonly TimedSpan[]): [number, number] {
 
 export interface RankRow {
   rank: number;
-  /** 'rank 3', or 'slowest r1023' for a representative of a large world. */
+  /** 'rank 3', or 'p99 r1017' for a representative of a large world. */
   label: string;
 }
 
 export interface RankRows {
   rows: RankRow[];
-  /** For a large world: who is fastest, median and slowest, and by what measure. */
+  /** For a large world: who is fastest, at each percentile and slowest, and by what measure. */
   summary?: string;
+  /** For a large world: the arrival percentiles the view draws as a band. */
+  arrival?: Arrivals;
 }
 
 /**
- * Rows to draw. Up to MAX_RANK_ROWS ranks: one row each. Beyond: three representative ranks, ordered by
- * when each finished its last span in view (min, median and max arrival), so the slowest rank is named
- * and a 1,024-rank world draws three rows, not 1,024.
+ * Rows to draw. Up to MAX_RANK_ROWS ranks: one row each. Beyond: rank 0 (the rank whose output the page
+ * shows first) and the ranks at the fastest, p50, p90, p99 and slowest arrival, by when each finished its
+ * last span in view (playground/cluster/arrival-percentiles.ts), so the slowest rank is named and a
+ * 1,024-rank world draws a handful of rows, not 1,024. `complete` is the arrival over every rank when the
+ * spans are a subset (a large world's record keeps rank 0's and each step's fastest and slowest rank's):
+ * then only the ranks with spans get a row, and the percentiles are the band's lines.
  */
 export function rankRows(
   spans: readonly TimedSpan[],
   worldSize: number,
   format: (seconds: number) => string,
+  complete?: Arrivals | null,
 ): RankRows {
   if (worldSize <= MAX_RANK_ROWS)
     return { rows: Array.from({ length: worldSize }, (_, r) => ({ rank: r, label: `rank ${r}` })) };
-  const finish = new Map<number, number>();
-  for (const s of spans) finish.set(s.rank, Math.max(finish.get(s.rank) ?? -Infinity, s.end));
-  const order = [...finish].sort((a, b) => a[1] - b[1] || a[0] - b[0]);
-  if (order.length === 0) return { rows: [] };
-  const picks: [string, [number, number]][] = [
-    ['fastest', order[0]!],
-    ['median', order[Math.floor((order.length - 1) / 2)]!],
-    ['slowest', order.at(-1)!],
-  ];
-  const seen = new Set<number>();
-  const rows: RankRow[] = [];
-  for (const [role, [rank]] of picks) {
-    if (seen.has(rank)) continue;
-    seen.add(rank);
-    rows.push({ rank, label: `${role} r${rank}` });
-  }
-  const at = (p: [string, [number, number]]) => `${p[0]} rank ${p[1][0]} at ${format(p[1][1])}`;
+  const arrival = complete ?? arrivals(spans);
+  if (!arrival) return { rows: [] };
+  const drawn = new Set(spans.map((s) => s.rank));
+  const rows = [...representativeRanks(arrival)]
+    .filter(([rank]) => drawn.has(rank))
+    .map(([rank, roles]) => ({
+      rank,
+      label: roles.length ? `${roles.join(', ')} r${rank}` : `rank ${rank}`,
+    }));
+  const at = (p: ArrivalPick) => `${p.role} rank ${p.rank} at ${format(p.time)}`;
   return {
     rows,
+    arrival,
     summary:
-      `${worldSize.toLocaleString('en')} ranks are too many rows to read: the timeline draws the fastest, median and slowest ` +
-      `of the ${order.length.toLocaleString('en')} ranks with spans here, by when each finished its last span ` +
-      `(${picks.map(at).join('; ')}). The trace download holds every rank.`,
+      `${worldSize.toLocaleString('en')} ranks are too many rows to read: the timeline draws rank 0 and ` +
+      (complete
+        ? 'the fastest and slowest rank'
+        : 'the ranks at the fastest, 50th, 90th and 99th percentile and slowest arrival') +
+      `, by when each of the ${arrival.ranks.toLocaleString('en')} ranks finished its last span here ` +
+      `(${arrival.picks.map(at).join('; ')}); the shaded band spans the arrivals, an arrival skew of ${format(arrival.skew)}, ` +
+      `with a line at the 50th, 90th and 99th percentile. The step waits for the slowest rank.`,
   };
 }
 

@@ -3,7 +3,8 @@
  * stream) above a compute lane, so overlap shows as bars stacked in time and exposed communication as
  * gaps in the compute lane. Spans are labelled (forward, backward, bucket k all-reduce, …); hovering or
  * focusing one shows its size, algorithm and bandwidth. A step picker, zoom and pan (buttons, keys and
- * drag) and a legend for every colour; a large world draws its fastest, median and slowest rank.
+ * drag) and a legend for every colour; a large world draws rank 0 and the ranks at its arrival percentiles
+ * (fastest, p50, p90, p99, slowest) over a band of its arrival skew.
  */
 import {
   chromeTrace,
@@ -12,6 +13,7 @@ import {
   type VirtualSpanInfo,
   type VirtualTraceEvent,
 } from '../../../playground/cluster/protocol.ts';
+import type { Arrivals } from '../../../playground/cluster/arrival-percentiles.ts';
 import { svgEl } from './svg-element.ts';
 import { TIMELINE_WIDTH, showEmptyTimeline, type LegendItem } from './timeline-lanes.ts';
 import { virtualSpanColor } from './trace-kind-colors.ts';
@@ -59,6 +61,11 @@ export interface VirtualTimelineOptions {
   reportedSteps?: readonly number[];
   /** For the trace download's per-node processes. */
   gpusPerNode?: number;
+  /**
+   * A large world's arrival over every rank, at one step or the whole run (RunRecord.arrivals): the spans
+   * are then a subset (rank 0's and each step's fastest and slowest rank's).
+   */
+  arrivals?: (step?: number) => Arrivals | null;
 }
 
 interface Drawn {
@@ -160,8 +167,9 @@ export function renderVirtualTimeline(
   legend.className = 'pg-legend';
   container.replaceChildren(controls, hint, note, viewport, detail, legend);
 
-  const truncated =
-    total > spans.length
+  const truncated = options.arrivals
+    ? `This run charged ${total.toLocaleString('en')} spans on ${worldSize.toLocaleString('en')} ranks; the page keeps rank 0’s and, for each step, its fastest and slowest rank’s (${spans.length.toLocaleString('en')} spans), and when every rank finished each step.`
+    : total > spans.length
       ? `This run charged ${total.toLocaleString('en')} spans; the timeline holds the first ${spans.length.toLocaleString('en')} (up to ${formatSeconds(extent(spans.map((s) => ({ ...s, step: 0 })))[1])}) so the page stays responsive.`
       : '';
 
@@ -181,10 +189,11 @@ export function renderVirtualTimeline(
   }
 
   function draw(): void {
-    const { rows, summary } = rankRows(
+    const { rows, summary, arrival } = rankRows(
       shown.map((d) => d.span),
       worldSize,
       formatSeconds,
+      options.arrivals?.(step === 'all' ? undefined : step),
     );
     note.textContent = [summary, truncated].filter(Boolean).join(' ');
     note.hidden = !note.textContent;
@@ -257,6 +266,37 @@ export function renderVirtualTimeline(
         svg.append(label);
       }
     }
+    // A large world's arrival skew: a band from the first rank to finish to the last, a line at each percentile.
+    if (arrival) {
+      const band = svgEl('g', { 'clip-path': `url(#${clipId})`, class: 'pg-tl-arrival' });
+      const [first, last] = [arrival.picks[0]!, arrival.picks.at(-1)!];
+      const bx = x(first.time);
+      const rect = svgEl('rect', {
+        x: bx,
+        y: TOP - 2,
+        width: Math.max(1, x(last.time) - bx),
+        height: axisY - 9 - TOP + 2,
+        class: 'pg-tl-arrival-band',
+      });
+      const title = svgEl('title', {});
+      title.textContent = `Arrival skew ${formatSeconds(arrival.skew)}: from ${first.role} rank ${first.rank} to ${last.role} rank ${last.rank}`;
+      rect.append(title);
+      band.append(rect);
+      for (const p of arrival.picks.slice(1, -1)) {
+        const line = svgEl('line', {
+          x1: x(p.time),
+          x2: x(p.time),
+          y1: TOP - 2,
+          y2: axisY - 9,
+          class: 'pg-tl-arrival-mark',
+        });
+        const t = svgEl('title', {});
+        t.textContent = `${p.role}: rank ${p.rank} finished at ${formatSeconds(p.time)}`;
+        line.append(t);
+        band.append(line);
+      }
+      svg.append(band);
+    }
     const bars = svgEl('g', { 'clip-path': `url(#${clipId})` });
     const inView = shown.filter(
       (d) => rowOf.has(d.span.rank) && d.span.end >= view.from && d.span.start <= view.to,
@@ -325,6 +365,12 @@ export function renderVirtualTimeline(
     lanes.className = 'pg-legend-plain';
     lanes.textContent = `Each rank: comm lane (NCCL stream) above its compute lane; bars one above the other overlap in time.${focusable ? '' : ' Zoom in to tab through the spans.'}`;
     legend.append(lanes);
+    if (arrival) {
+      const skew = document.createElement('span');
+      skew.className = 'pg-legend-plain';
+      skew.textContent = `Shaded band: the arrival skew, from the first rank to finish its last span to the last (${formatSeconds(arrival.skew)}); thin lines at the 50th, 90th and 99th percentile.`;
+      legend.append(skew);
+    }
   }
 
   picker.addEventListener('change', () =>
@@ -386,6 +432,7 @@ export function renderVirtualTimeline(
         worldSize,
         cluster: clusterName,
         ...(options.gpusPerNode ? { gpusPerNode: options.gpusPerNode } : {}),
+        ...(options.arrivals ? { arrival: options.arrivals() } : {}),
       },
     );
     const a = document.createElement('a');

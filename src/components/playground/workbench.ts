@@ -252,6 +252,7 @@ export async function createWorkbench(root: HTMLElement, cfg: WorkbenchConfig): 
             total: record.virtualTraceTotal,
             reportedSteps: record.virtualSteps.map((s) => s.step),
             gpusPerNode: simulated.gpusPerNode,
+            arrivals: (step) => record.arrivals(step),
           });
           renderStepReport(stepReport, record.virtualSteps, name);
           stepReport.hidden = false;

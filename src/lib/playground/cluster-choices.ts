@@ -7,6 +7,18 @@ import {
   MAX_REAL_RANKS,
   type ClusterPreset,
 } from '../../../playground/simulation/index.ts';
+import { MAX_WORLD_SIZE } from '../../../playground/contract/protocol.ts';
+
+/**
+ * Largest world the page starts in real time (this laptop, no preset): the ranks share this machine's cores,
+ * so a larger world would time the ranks' wait for a core, not the program.
+ */
+export const MAX_REAL_TIME_WORLD = MAX_REAL_RANKS;
+/**
+ * Largest world on a simulated cluster: the runtime's limit (logical ranks share the workers, and the times
+ * are virtual, so the wait for a core never shows in them).
+ */
+export const MAX_SIMULATED_WORLD = MAX_WORLD_SIZE;
 
 /** The option value of the reader's own machine: real time, no cluster model. */
 export const LAPTOP = 'laptop';
@@ -37,15 +49,27 @@ export function clusterChoices(): ClusterChoice[] {
   }));
 }
 
-/** Nodes a reader may choose: any count whose world (nodes × 1 GPU) fits the real ranks. */
-export const NODE_CHOICES = Array.from({ length: MAX_REAL_RANKS }, (_, i) => i + 1);
-/** GPUs per node a reader may choose on the largest preset node, at most the real ranks (a 72-GPU rack offers 16). */
-export const GPU_CHOICES = Array.from(
-  {
-    length: Math.min(MAX_REAL_RANKS, Math.max(...CLUSTER_PRESETS.map((p) => p.gpusPerNode.value))),
-  },
-  (_, i) => i + 1,
-);
+/** What the laptop choice says: why its worlds stop at MAX_REAL_TIME_WORLD while a preset goes on. */
+export const realTimeNote = `Times are real: the ranks share this computer’s cores, so this laptop runs at most ${MAX_REAL_TIME_WORLD} ranks (a larger world would time the ranks’ wait for a core, not the program). A simulated cluster runs up to ${MAX_SIMULATED_WORLD.toLocaleString('en')} ranks in virtual time.`;
+
+/** 1 to 16 one by one, then doubling up to `max`: every small shape, and the powers of two large clusters come in. */
+function counts(max: number): number[] {
+  const out: number[] = [];
+  for (let n = 1; n <= max; n = n < 16 ? n + 1 : n * 2) out.push(n);
+  return out;
+}
+
+/** Nodes a reader may choose: any count whose world (nodes × 1 GPU) fits the simulated-world limit. */
+export const NODE_CHOICES = counts(MAX_SIMULATED_WORLD);
+/** GPUs per node a reader may choose: the small counts, the doubling ones and every preset's own node size (72 on the NVL72 rack). */
+export const GPU_CHOICES = [
+  ...new Set([
+    ...counts(Math.max(...CLUSTER_PRESETS.map((p) => p.gpusPerNode.value))),
+    ...CLUSTER_PRESETS.map((p) => p.gpusPerNode.value),
+  ]),
+]
+  .filter((n) => n <= MAX_SIMULATED_WORLD)
+  .sort((a, b) => a - b);
 
 /** Checks an embed's preselected cluster, so a chapter cannot ask for a shape the selector lacks. */
 export function checkEmbedCluster(id: string, nodes: number, gpusPerNode: number): void {
@@ -58,8 +82,10 @@ export function checkEmbedCluster(id: string, nodes: number, gpusPerNode: number
     );
   if (gpusPerNode < 1 || gpusPerNode > c.gpusPerNode)
     throw new Error(`${id} has 1 to ${c.gpusPerNode} GPUs per node, not ${gpusPerNode}`);
-  if (nodes < 1 || nodes * gpusPerNode > MAX_REAL_RANKS)
+  if (!NODE_CHOICES.includes(nodes) || !GPU_CHOICES.includes(gpusPerNode))
+    throw new Error(`${nodes} nodes × ${gpusPerNode} GPUs is not a shape the selector offers`);
+  if (nodes * gpusPerNode > MAX_SIMULATED_WORLD)
     throw new Error(
-      `nodes × GPUs per node must be 1 to ${MAX_REAL_RANKS}, not ${nodes * gpusPerNode}`,
+      `nodes × GPUs per node must be 1 to ${MAX_SIMULATED_WORLD}, not ${nodes * gpusPerNode}`,
     );
 }

@@ -1,6 +1,10 @@
 // Issue 30, point 3: a large world's output as rank 0 plus identical lines folded.
 import { describe, expect, it } from 'vitest';
-import { describeRanks, foldRankLines } from '../../../playground/cluster/fold-lines.ts';
+import {
+  describeRanks,
+  foldRankLines,
+  LineFolder,
+} from '../../../playground/cluster/fold-lines.ts';
 
 const out = (...texts: string[]) => texts.map((text) => ({ text }));
 
@@ -42,6 +46,47 @@ describe('folded output', () => {
       { ranks: [2], text: 'x', kind: 'log' },
       { ranks: [0], text: 'a' },
       { ranks: [1, 3], text: 'x', kind: 'failure' },
+    ]);
+  });
+
+  it('folds as lines arrive, in any order of ranks, the same as folding afterwards', () => {
+    const lines = Array.from({ length: 64 }, (_, r) => out('start', `rank ${r % 2}`, 'done'));
+    const folder = new LineFolder();
+    // Two workers' ranks interleaved, line by line, as logical ranks print.
+    for (let i = 0; i < 3; i++)
+      for (let k = 0; k < 32; k++) for (const r of [k, 63 - k]) folder.add(r, lines[r]![i]!);
+    for (const shown of [0, 5, 63])
+      expect(folder.view(shown).lines).toEqual(foldRankLines(lines, shown));
+    // A limit draws that many and says how many there are.
+    const { lines: first, total } = folder.view(0, 4);
+    expect(first.map((l) => `${describeRanks(l.ranks)}: ${l.text}`)).toEqual([
+      'rank 0: start',
+      'rank 0: rank 0',
+      'rank 0: done',
+      'ranks 1–63: start',
+    ]);
+    expect(total).toBe(3 + 4);
+  });
+
+  it('keeps each rank’s first lines up to its limit and counts the rest', () => {
+    const folder = new LineFolder(2);
+    for (let i = 0; i < 5; i++) folder.add(1, { text: `line ${i}` });
+    expect(folder.view(1).lines.map((l) => l.text)).toEqual(['line 0', 'line 1']);
+    expect(folder.beyond).toBe(3);
+  });
+
+  it('counts a rank’s warnings apart from its output, so a warning does not shift its lines', () => {
+    const lines = [
+      out('start', 'done'),
+      [{ text: 'start' }, { text: 'rank 1 has waited 5 s', kind: 'warn' }, { text: 'done' }],
+      out('start', 'done'),
+    ];
+    expect(foldRankLines(lines).map((l) => `${describeRanks(l.ranks)}: ${l.text}`)).toEqual([
+      'rank 0: start',
+      'rank 0: done',
+      'ranks 1–2: start',
+      'rank 1: rank 1 has waited 5 s',
+      'ranks 1–2: done',
     ]);
   });
 });

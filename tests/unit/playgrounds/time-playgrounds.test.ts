@@ -5,6 +5,7 @@ import {
   checkEmbedCluster,
   clusterChoices,
   GPU_CHOICES,
+  MAX_SIMULATED_WORLD,
   NODE_CHOICES,
 } from '../../../src/lib/playground/cluster-choices.ts';
 import { rawEmbeds, readProgram } from '../../playground-manifest.ts';
@@ -21,14 +22,21 @@ describe('the cluster selector offers the one preset list', () => {
     );
     expect(clusterChoices().find((c) => c.id === 'h100-ndr')!.label).toContain('NVLS');
     expect(clusterChoices().find((c) => c.id === 'h100-ndr-no-nvls')!.label).not.toContain('NVLS');
-    expect(NODE_CHOICES.at(-1)).toBe(16);
-    // The GB200 NVL72 rack has 72 GPUs per node; the page runs at most 16 real ranks.
-    expect(GPU_CHOICES.at(-1)).toBe(16);
+    // Every count to 16, then doubling to the runtime's world limit (1,024 with logical ranks).
+    expect(NODE_CHOICES.slice(0, 17)).toEqual([...Array.from({ length: 16 }, (_, i) => i + 1), 32]);
+    expect(NODE_CHOICES.at(-1)).toBe(MAX_SIMULATED_WORLD);
+    // The GB200 NVL72 rack has 72 GPUs per node: offered whole, as are the 8 of a DGX.
+    expect(GPU_CHOICES).toContain(8);
+    expect(GPU_CHOICES).toContain(72);
   });
 
   it('an embed cannot preselect a shape the selector lacks', () => {
     expect(() => checkEmbedCluster('h100-ndr', 2, 8)).not.toThrow();
-    expect(() => checkEmbedCluster('h100-ndr', 3, 8)).toThrow(/1 to 16/);
+    expect(() => checkEmbedCluster('h100-ndr', 3, 8)).not.toThrow();
+    expect(() => checkEmbedCluster('h100-ndr', 17, 8)).toThrow(/not a shape the selector offers/);
+    expect(() => checkEmbedCluster('h100-ndr', MAX_SIMULATED_WORLD, 2)).toThrow(
+      new RegExp(`1 to ${MAX_SIMULATED_WORLD}`),
+    );
     expect(() => checkEmbedCluster('h100-ndr', 1, 9)).toThrow(/1 to 8 GPUs/);
     expect(() => checkEmbedCluster('tpu-v5', 1, 1)).toThrow(/not a preset/);
   });

@@ -33,18 +33,35 @@ describe('virtual timeline model', () => {
     expect(summary).toBeUndefined();
   });
 
-  it('draws a 1,024-rank world as its fastest, median and slowest rank, the slowest named', () => {
+  it('draws a 1,024-rank world as rank 0 and its arrival percentiles, the slowest named', () => {
     const spans = Array.from({ length: 1024 }, (_, r) => ({
       rank: r,
       step: 0,
       start: 0,
-      // Rank 700 is the straggler; rank 5 the fastest.
+      // Rank 700 is the straggler; rank 5 the fastest; the rest arrive in rank order.
       end: r === 700 ? 9 : r === 5 ? 0.5 : 1 + r / 10_000,
     }));
-    const { rows, summary } = rankRows(spans, 1024, fmt);
-    expect(rows.map((r) => r.label)).toEqual(['fastest r5', 'median r511', 'slowest r700']);
+    const { rows, summary, arrival } = rankRows(spans, 1024, fmt);
+    // Nearest-rank percentiles of 1,024 arrivals: index round(q × 1023) of the arrivals in order (rank 700 last).
+    expect(rows.map((r) => r.label)).toEqual([
+      'rank 0',
+      'fastest r5',
+      'p50 r512',
+      'p90 r922',
+      'p99 r1014',
+      'slowest r700',
+    ]);
+    expect(arrival!.skew).toBe(8.5);
     expect(summary).toContain('slowest rank 700 at 9s');
     expect(summary).toContain('1,024 ranks');
+  });
+
+  it('given every rank’s arrival, draws only the ranks whose spans were kept and the percentiles as the band', () => {
+    const all = Array.from({ length: 64 }, (_, r) => ({ rank: r, step: 0, start: 0, end: r }));
+    const kept = all.filter((s) => s.rank === 0 || s.rank === 1 || s.rank === 63);
+    const { rows, arrival } = rankRows(kept, 64, fmt, rankRows(all, 64, fmt).arrival);
+    expect(rows.map((r) => r.label)).toEqual(['fastest r0', 'slowest r63']);
+    expect(arrival!.picks.map((p) => p.rank)).toEqual([0, 32, 57, 62, 63]);
   });
 
   it('zooms about a point, pans, and clamps inside the extent', () => {

@@ -35,7 +35,7 @@ describe('published training throughput through the simulation (issue 31, end to
     expect(H100_GRAND_TETON.bf16Flops.value).toBe(sxm);
     expect(mfu(flopsPerToken(LLAMA3_8B, embedding), 5762, sxm)).toBeCloseTo(0.337, 3);
     expect(mfu(flopsPerToken(LLAMA3_8B, embedding), 6667, sxm)).toBeCloseTo(0.39, 3);
-    // The simulation's 50 % of peak is the A100 runs' range (52–61 %), not this 500 W part's 33 %:
+    // The simulation's 50 % of peak is the A100 runs' range (51–61 %), not this 500 W part's 33 %:
     // so its H100 rows come out about 40 % fast, shown and not counted.
     const h100 = throughputRows().filter((r) => !r.published.peakPublished);
     expect(h100).toHaveLength(2);

@@ -87,7 +87,7 @@ export function flopsPerToken(m: TransformerShape, excludeEmbedding = 0): number
  * value"), so the book charges it the peak torchtitan itself divides by for its MFU, the SXM
  * datasheet's 989.4 TFLOPS, and says what that implies: at the simulation's 50 % the step comes out
  * about 40 % faster than published, because this part reached 33 % of that peak (torchtitan: "33% to
- * 39% MFU", without and with torch.compile), where the A100 runs of the same FSDP2 code reach 52–61 %.
+ * 39% MFU", without and with torch.compile), where the A100 runs of the same FSDP2 code reach 51–61 %.
  */
 export const H100_GRAND_TETON: GpuSpec = {
   name: 'H100 SXM 96GB HBM2e at 500 W (Grand Teton)',

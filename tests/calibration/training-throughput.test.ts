@@ -8,7 +8,6 @@ import {
   LLAMA2_13B,
   LLAMA3_70B,
   LLAMA3_8B,
-  SIM_DEFAULT_EFFICIENCY,
 } from '../../src/lib/figures/training-throughput.ts';
 import {
   PUBLISHED_THROUGHPUT,

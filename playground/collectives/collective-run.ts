@@ -158,7 +158,7 @@ export class CollectiveRun {
     const watchdog = new WatchdogClock();
     const check = (stalledMs: number) => {
       e.throwIfPoisoned();
-      if (e.clock.virtual) this.#checkDead(group);
+      if (e.sim) this.#checkDead(group);
       if (group === this.group && stalledMs > 0) this.#verify(peer);
       const now = e.env.now();
       if (
@@ -185,7 +185,7 @@ export class CollectiveRun {
         e.fail(exitedPeerMessage(e.rank, this.place, peer, e.describeRank(peer)));
       // In virtual time a result must not depend on this machine's speed: no wall-clock watchdog there
       // (the run's time limit still bounds it; a planned death times out in virtual time, above).
-      if (verdict === 'fire' && !e.clock.virtual) this.#watchdog(group, target, peer);
+      if (verdict === 'fire' && !e.sim) this.#watchdog(group, target, peer);
     };
     return e.sync.wait(this.mode, e.progressIndex(group.slot, peer), target, check);
   }
@@ -199,7 +199,7 @@ export class CollectiveRun {
       (m) => dead.includes(m) && e.board.peerCall(group.slot, m, this.seq) === 'not-yet',
     );
     if (missing.length === 0) return;
-    const timeout = e.clock.timeoutSeconds;
+    const timeout = e.sim!.timeoutSeconds;
     e.fail(
       virtualTimeoutMessage(e.rank, this.place, timeout, this.virtualArrival + timeout, missing),
     );

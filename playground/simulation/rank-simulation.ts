@@ -1,7 +1,8 @@
 /**
  * One rank's virtual time in a simulated run: its compute stream (a ProgramClock in program order),
- * its communication stream, the charge-as scaling and its step reports. Collectives exchange only
- * arrival times (through the shared memory, see process-group.ts), so every member computes the same end.
+ * its communication stream, the charge-as scaling and its step reports. The process group reaches it only
+ * through the clock interface (rank-clock.ts); members exchange only arrival times (through the shared
+ * memory their collective already uses), so every member computes the same end (simulated-call.ts).
  */
 import type {
   SimulatedClusterOptions,

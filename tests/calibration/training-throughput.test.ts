@@ -8,6 +8,7 @@ import {
   LLAMA2_13B,
   LLAMA3_70B,
   LLAMA3_8B,
+  SIM_DEFAULT_EFFICIENCY,
 } from '../../src/lib/figures/training-throughput.ts';
 import {
   PUBLISHED_THROUGHPUT,
@@ -46,6 +47,7 @@ describe('published training throughput through the simulation (issue 31, end to
 
   it('uses the simulation’s default efficiency, not a constant fitted to these figures', () => {
     expect(DEFAULT_SIM_EFFICIENCY).toBe(0.5);
+    expect(SIM_DEFAULT_EFFICIENCY).toBe(DEFAULT_SIM_EFFICIENCY);
     for (const r of throughputRows()) {
       expect(r.published.run.efficiency, r.published.id).toBeUndefined();
       // Communication is there and mostly hidden: FSDP2 prefetch leaves the first all-gather and last reduce-scatter.

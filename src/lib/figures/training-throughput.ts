@@ -20,6 +20,9 @@ import {
   type GpuSpec,
 } from '../../../playground/simulation/index.ts';
 
+/** The simulation's default roofline efficiency, defined once in playground/simulation/cluster-options.ts. */
+export { DEFAULT_SIM_EFFICIENCY as SIM_DEFAULT_EFFICIENCY } from '../../../playground/simulation/index.ts';
+
 export interface TransformerShape {
   name: string;
   /** Every parameter, embeddings included (what FSDP shards and moves). */

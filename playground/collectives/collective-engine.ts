@@ -7,6 +7,7 @@ import { groupInfo, registerGroup, type GroupInfo } from './group-registry.ts';
 import { instantiateReduceKernel, type ReduceKernel } from './kernel/reduce-kernel.ts';
 import {
   arrivalIndex,
+  arrivedIndex,
   H_MAGIC,
   H_WORLD,
   MAGIC,
@@ -148,6 +149,11 @@ export class CollectiveEngine {
     return this.world.layout.regionBytes >> 2;
   }
 
+  /** Int32 index of the arrival count of the group in registry slot `slot` (layout.ts arrivedIndex). */
+  arrivedIndex(slot: number): number {
+    return arrivedIndex(this.world.layout, slot);
+  }
+
   progressIndex(slot: number, rank: number): number {
     return progressIndex(this.world.layout, this.worldSize, slot, rank) + P_COUNT;
   }
@@ -231,6 +237,8 @@ export class CollectiveEngine {
    * Returns false while the peer has not yet published it (compare again later).
    */
   compareWithPeer(run: CollectiveRun, peer: number): boolean {
+    const same = this.board.samePeerCall(run.group.slot, this.rank, peer, run.seq);
+    if (same !== false) return same !== 'not-yet';
     const theirs = this.board.peerCall(run.group.slot, peer, run.seq);
     if (theirs === 'not-yet') return false;
     if (theirs === 'passed') return true;

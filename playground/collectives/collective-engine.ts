@@ -216,19 +216,11 @@ export class CollectiveEngine {
   guardRegion(run: CollectiveRun): void | Promise<void> {
     const use = this.#lastRegionUse;
     if (!use) return;
-    const pending: number[] = use.group.members.filter(
-      (m) => m !== this.rank && this.sync.value(this.progressIndex(use.group.slot, m)) < use.target,
-    );
-    if (pending.length === 0) {
-      this.#lastRegionUse = null;
-      return;
-    }
-    const waitAll = async () => {
-      for (const m of pending) await run.waitOn(use.group, m, use.target);
-      this.#lastRegionUse = null;
-    };
-    if (run.mode === 'async') return waitAll();
-    for (const m of pending) run.waitOn(use.group, m, use.target);
+    const w = run.waitEach(use.group, use.target);
+    if (w)
+      return w.then(() => {
+        this.#lastRegionUse = null;
+      });
     this.#lastRegionUse = null;
   }
 

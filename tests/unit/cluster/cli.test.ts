@@ -158,8 +158,8 @@ describe('CLI arguments (issue 19, item 14)', () => {
         '128',
         '--gpus-per-node',
         '8',
-      ]).world,
-    ).toBe(1024);
+      ]),
+    ).toMatchObject({ world: 1024 });
     expect(() => parseCliArgs(['run', 'a.ts', '--nodes', '2'])).toThrow(/need --cluster/);
   });
 

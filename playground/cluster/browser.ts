@@ -9,7 +9,7 @@ import {
 } from './cluster-core.ts';
 import type { RunningCluster } from './protocol.ts';
 
-export { compileAhead } from './cluster-core.ts';
+export { compileAhead, hostWorkers } from './cluster-core.ts';
 
 /** Ranks as dedicated module Web Workers (tfjs WebGPU does not work in shared workers). */
 const browserWorkers: WorkerPlatform = {

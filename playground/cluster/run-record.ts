@@ -198,7 +198,7 @@ export class RunRecord {
     );
     const kept = events.slice(0, room);
     for (const t of kept) this.#virtualTrace.push(t);
-    if (this.#steps) this.noteArrivals(rank, events);
+    if (this.#steps) this.addLargeWorldSpans(rank, events); // rank 0 may be a step's fastest or slowest too
     if (kept.length) this.events.push({ type: 'virtual-trace', rank, events: kept });
   }
 
@@ -215,11 +215,12 @@ export class RunRecord {
     return touched;
   }
 
-  /** A large world's rank other than 0: its spans are kept only while it is its step's fastest or slowest. */
+  /** A large world's rank: its spans (other than rank 0's) are kept only while it is its step's fastest or slowest. */
   private addLargeWorldSpans(rank: number, events: VirtualTraceEvent[]): void {
     const steps = this.#steps!;
     for (const [step, end] of this.noteArrivals(rank, events)) {
-      const mine = events.filter((t) => (t.step ?? 0) === step);
+      // Rank 0's spans are kept whole already: as an extreme it holds none of its own.
+      const mine = rank === 0 ? [] : events.filter((t) => (t.step ?? 0) === step);
       const row = this.#arrival.get(step)!;
       let e = steps.get(step);
       if (!e) steps.set(step, (e = {}));
@@ -230,7 +231,11 @@ export class RunRecord {
           continue;
         }
         const heldEnd = held ? row[held.rank]! : NaN;
-        const better = role === 'fastest' ? end < heldEnd : end > heldEnd;
+        // Ties (ranks leaving one collective together) go as arrivals() breaks them: by rank.
+        const better =
+          role === 'fastest'
+            ? end < heldEnd || (end === heldEnd && rank < held!.rank)
+            : end > heldEnd || (end === heldEnd && rank > held!.rank);
         if (held && !better) continue;
         if (held) this.#extremeSpans -= held.spans.length;
         e[role] = { rank, spans: [] };

@@ -28,6 +28,8 @@ test('the cluster selector: real time by default, a preset × nodes × GPUs per 
   await expect(cluster).toHaveValue('laptop');
   await expect(cluster.locator('option:checked')).toHaveText('This laptop (real time)');
   await expect(root.locator('[data-cluster-note]')).toContainText('real');
+  // Real time stops at 16 ranks, and says why.
+  await expect(root.locator('[data-cluster-note]')).toContainText('at most 16 ranks');
   await expect(root.getByLabel('Nodes')).toBeHidden();
   // Keyboard only: focus the select and step to the first preset.
   await cluster.focus();
@@ -39,12 +41,16 @@ test('the cluster selector: real time by default, a preset × nodes × GPUs per 
   await root.getByLabel('GPUs per node').selectOption('8');
   await root.getByLabel('Nodes').selectOption('2');
   await expect(root.locator('[data-cluster-world]')).toHaveText('= 16 ranks');
-  // World ≤ 16: a third node of eight is not offered, nor a ninth GPU on an 8-GPU node.
-  await expect(root.getByLabel('Nodes').locator('option[value="3"]')).toBeDisabled();
+  // World ≤ the runtime's limit (1,024): 128 nodes of eight are offered, 256 are not, nor a ninth GPU on an 8-GPU node.
+  const max = Number(await root.getAttribute('data-max-world'));
+  await expect(root.getByLabel('Nodes').locator(`option[value="${max / 8}"]`)).toBeEnabled();
+  await expect(root.getByLabel('Nodes').locator(`option[value="${max / 4}"]`)).toBeDisabled();
   await expect(root.getByLabel('GPUs per node').locator('option[value="8"]')).toBeEnabled();
+  await expect(root.getByLabel('GPUs per node').locator('option[value="9"]')).toBeDisabled();
   await root.getByLabel('Nodes').selectOption('1');
   await expect(root.locator('[data-cluster-world]')).toHaveText('= 8 ranks');
   await expect(root.locator('[data-cluster-note]')).toContainText('virtual');
+  await expect(root.locator('[data-cluster-note]')).toContainText('on this machine');
   await expect(root.locator('[data-status]')).toContainText('timed as h100-ndr, 1 node × 8 GPUs');
   await cluster.selectOption('laptop');
   await expect(root.locator('[data-world-select]')).toBeVisible();

@@ -3,7 +3,12 @@
  * and the call that does it. Loaded only when the page is idle, never before interaction.
  */
 import type { BackendChoice } from '../../../playground/cluster/protocol.ts';
-import { compileAhead, coolRanks, warmRanks } from '../../../playground/cluster/browser.ts';
+import {
+  compileAhead,
+  coolRanks,
+  hostWorkers,
+  warmRanks,
+} from '../../../playground/cluster/browser.ts';
 
 export { coolRanks };
 
@@ -11,8 +16,11 @@ export { coolRanks };
 export const WARM_RANK_BYTES = 64 << 20;
 /** Warm ranks may take at most this share of the device's memory (navigator.deviceMemory). */
 export const WARM_MEMORY_SHARE = 1 / 8;
-/** More idle ranks than this per core would only queue behind each other while they load. */
-export const WARM_RANKS_PER_CORE = 4;
+/**
+ * Largest world prepared ahead: the chapters' own worlds (a larger one is the reader's explicit choice, and
+ * preparing it would spend seconds of the reader's cores on ranks they may not run).
+ */
+export const MAX_WARM_WORLD = 16;
 
 export interface DeviceHints {
   /** navigator.deviceMemory in GB (Chromium rounds it down, at most 8); unknown elsewhere. */
@@ -23,15 +31,19 @@ export interface DeviceHints {
   saveData?: boolean;
 }
 
-/** Whether preparing `worldSize` ranks ahead of a Run fits this device; unknown hints are taken as a small laptop. */
+/**
+ * Whether preparing `worldSize` ranks ahead of a Run fits this device; unknown hints are taken as a small laptop.
+ * What loads is workers: one a rank up to the cores, beyond that logical ranks share one worker a core
+ * (playground/cluster/cluster-core.ts hostWorkers), so 16 ranks on 2 cores prepare 2 workers, not 16.
+ */
 export function mayWarm(worldSize: number, hints: DeviceHints): boolean {
   if (hints.saveData) return false;
   const memory = (hints.deviceMemoryGB ?? 4) * 2 ** 30;
   const cores = hints.cores ?? 2;
   return (
     cores >= 2 &&
-    worldSize * WARM_RANK_BYTES <= memory * WARM_MEMORY_SHARE &&
-    worldSize <= cores * WARM_RANKS_PER_CORE
+    hostWorkers(worldSize, cores) * WARM_RANK_BYTES <= memory * WARM_MEMORY_SHARE &&
+    worldSize <= MAX_WARM_WORLD
   );
 }
 

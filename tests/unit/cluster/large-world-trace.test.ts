@@ -82,6 +82,18 @@ describe('a large world’s record and trace', () => {
     expect(trace.otherData.ranks).toContain('slowest rank 9 at 1900000 µs');
   });
 
+  it('breaks ties between ranks that arrive together by rank, as the percentiles do', () => {
+    const tied = new RunRecord(32);
+    for (const rank of [7, 3, 0, 20, 12])
+      tied.add({ type: 'virtual-trace', rank, events: stepSpans(rank, 0, 1) });
+    const ranks = [...new Set(tied.virtualTrace.map((s) => s.rank))].sort((a, b) => a - b);
+    const picks = tied.arrivals(0)!.picks;
+    // Rank 0 is the fastest (lowest of the tied ranks), rank 20 the slowest (highest): one kept besides rank 0.
+    expect(picks[0]!.rank).toBe(0);
+    expect(ranks).toEqual([0, 20]);
+    expect(picks.at(-1)!.rank).toBe(20);
+  });
+
   it('cuts every rank’s spans to rank 0 and the percentile ranks when nobody chose them', () => {
     const every = Array.from({ length: 64 }, (_, r) => stepSpans(r, 0, 1 + r / 1000)).flat();
     const trace = chromeTrace(every, { worldSize: 64 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  MAX_WARM_WORLD,
   mayWarm,
   WARM_MEMORY_SHARE,
   WARM_RANK_BYTES,
@@ -19,10 +20,15 @@ describe('warm ranks: what a device can afford ahead of a Run (issue 20)', () =>
     expect(mayWarm(1, { deviceMemoryGB: 0.25, cores: 8 })).toBe(false);
   });
 
-  it('cores cap it too: no warming on one core, at most four idle ranks per core', () => {
+  it('no warming on one core; beyond the cores logical ranks share a worker a core, so workers are what count', () => {
     expect(mayWarm(1, { deviceMemoryGB: 8, cores: 1 })).toBe(false);
     expect(mayWarm(8, { deviceMemoryGB: 8, cores: 2 })).toBe(true);
     expect(mayWarm(8, { deviceMemoryGB: 8, cores: 1.5 })).toBe(false);
+    // 16 ranks on 2 cores: 2 workers of 64 MB, within a 1 GB device's eighth (16 workers would not be).
+    expect(mayWarm(16, { deviceMemoryGB: 1, cores: 2 })).toBe(true);
+    expect(mayWarm(16, { deviceMemoryGB: 1, cores: 16 })).toBe(false);
+    // A larger world is the reader's own choice and starts on Run.
+    expect(mayWarm(MAX_WARM_WORLD * 2, { deviceMemoryGB: 8, cores: 8 })).toBe(false);
   });
 
   it('save-data means nothing is fetched ahead; unknown hints are taken as a small laptop (4 GB, 2 cores)', () => {

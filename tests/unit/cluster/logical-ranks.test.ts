@@ -108,6 +108,33 @@ describe('logical ranks: a world on fewer workers', () => {
     }
   }, 120_000);
 
+  it('send and recv around a ring of 40 ranks, both ways: mailboxes from the pool (above 16 ranks)', async () => {
+    // 32 KB through 26 KB slots streams in two chunks, so a send waits for its recv: even ranks send first.
+    const code = `import * as tf from '@tensorflow/tfjs';
+import { dist } from 'ranks';
+const n = dist.worldSize, next = (dist.rank + 1) % n, prev = (dist.rank + n - 1) % n;
+const big = () => dist.send(tf.fill([8000], dist.rank), { dst: next });
+const a = dist.rank % 2 === 0 ? (await big(), await dist.recv([8000], { src: prev })) : await dist.recv([8000], { src: prev });
+if (dist.rank % 2 === 1) await big();
+await dist.send(tf.fill([2], 1000 + dist.rank), { dst: prev });
+const b = await dist.recv([2], { src: next });
+console.log(JSON.stringify([(await a.data())[7999], (await b.data())[1]]));`;
+    const { result, events } = await runProgram({
+      code,
+      worldSize: 40,
+      workers: 2,
+      backend: 'cpu',
+    });
+    expect(errorTexts(events)).toEqual([]);
+    expect(result).toMatchObject({ ok: true, reason: 'finished' });
+    const got = lines(events).map((e) => [e.rank, JSON.parse(e.text)]);
+    expect(got).toHaveLength(40);
+    for (const [r, [fromPrev, fromNext]] of got) {
+      expect(fromPrev).toBe((r + 39) % 40);
+      expect(fromNext).toBe(1000 + ((r + 1) % 40));
+    }
+  }, 60_000);
+
   it('a line printed from a callback the host does not queue (a port message) still goes to its own rank', async () => {
     // The message wakes the rank outside its turn, while a thread-mate's globals are installed; the program's
     // console is its own all the same (rank-main.ts puts it in the program's scope).

@@ -48,4 +48,12 @@ export const PRIMARY_SOURCES_SCALE: PrimaryCitation[] = [
       'J. Dean and L. A. Barroso, "The Tail at Scale", Communications of the ACM 56(2), February 2013, pp. 74–80, abstract ("may come to dominate overall service performance at large scale")',
     url: 'https://research.google/pubs/the-tail-at-scale/',
   },
+  {
+    claim:
+      'fully_shard with a 1-D mesh shards parameters across it (FSDP, placement (Shard(0),)); with a 2-D mesh it shards across the 1st dimension and replicates across the 0th (HSDP, (Replicate(), Shard(0)))',
+    chapter: C9,
+    anchor: 'hsdp-shard-inside-a-node-replicate-across-nodes',
+    source: `${TORCH}, torch/distributed/fsdp/_fully_shard/_fully_shard.py, fully_shard docstring (mesh argument)`,
+    url: `https://github.com/${TORCH}/blob/main/torch/distributed/fsdp/_fully_shard/_fully_shard.py`,
+  },
 ];

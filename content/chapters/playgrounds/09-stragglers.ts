@@ -46,7 +46,7 @@ for (let i = 0; i < sizes.length; i++) {
   const group = groups[Math.floor(dist.rank / n)]!;
   for (let s = 0; s < steps; s++) {
     const seconds = await step(group, baseMs + delayMs[i * steps + s]!);
-    if (group.rank === 0) sums[i] += seconds;
+    if (group.rank === 0) sums[i] = sums[i]! + seconds;
   }
   await dist.barrier(); // the next size starts together
 }

@@ -16,6 +16,11 @@ const HEIGHT = 260;
 const PAD = { left: 56, right: 12, top: 10, bottom: 34 };
 /** Rows a chart's table shows; the CLI prints every row. */
 export const MAX_TABLE_ROWS = 1000;
+/**
+ * Bars (labels) a bar chart's picture draws; the table and the CLI have the rest. 20,000 labels drew 40,000
+ * SVG elements at each redraw: a 1.4 s main-thread task (issue 34, item 8).
+ */
+export const MAX_DRAWN_BARS = 128;
 /** Charts painted as soon as they have points; the rest wait until they come near the viewport. */
 const EAGER_CHARTS = 8;
 /** Shortest gap between two redraws while points stream in. */
@@ -61,13 +66,17 @@ function extent(values: number[], fromZero: boolean): [number, number] {
 }
 
 /** What a screen reader hears for the picture: kind, series, and the ranges of both axes. */
+/** Bars of a bar chart past MAX_DRAWN_BARS (0 for a line chart). */
+const undrawnBars = (c: PlotChart) =>
+  c.kind === 'bar' ? Math.max(0, c.xs.length - MAX_DRAWN_BARS) : 0;
+
 function describeChart(c: PlotChart): string {
   const ys = c.series.flatMap((s) => s.points.map((p) => p.y));
   const names = c.series.map((s) => s.name).join(', ');
   const xs =
     c.kind === 'line'
       ? `x from ${formatPlotNumber(c.xs[0] as number)} to ${formatPlotNumber(c.xs.at(-1) as number)}`
-      : `bars ${c.xs.join(', ')}`;
+      : `bars ${c.xs.slice(0, MAX_DRAWN_BARS).join(', ')}${undrawnBars(c) ? ` and ${undrawnBars(c)} more` : ''}`;
   return `${c.kind === 'line' ? 'Line' : 'Bar'} chart "${c.title}": ${c.series.length} series (${names}); ${xs}; values from ${formatPlotNumber(Math.min(...ys))} to ${formatPlotNumber(Math.max(...ys))}. The table button shows every value.`;
 }
 
@@ -127,11 +136,12 @@ function barChart(c: PlotChart): SVGSVGElement {
   const y = (v: number) =>
     HEIGHT - PAD.bottom - ((v - y0) / (y1 - y0)) * (HEIGHT - PAD.top - PAD.bottom);
   drawAxes(svg, niceTicks(y0, y1), y);
-  const group = (WIDTH - PAD.left - PAD.right) / c.xs.length;
+  const labels = c.xs.slice(0, MAX_DRAWN_BARS);
+  const group = (WIDTH - PAD.left - PAD.right) / labels.length;
   // Indexed once: a search per label and series is quadratic in the number of bars.
   const bySeries = c.series.map((s) => new Map(s.points.map((p) => [p.x, p])));
   const bar = (group * 0.8) / c.series.length;
-  c.xs.forEach((label, g) => {
+  labels.forEach((label, g) => {
     const text = svgEl('text', {
       x: PAD.left + (g + 0.5) * group,
       y: HEIGHT - PAD.bottom + 16,
@@ -230,10 +240,18 @@ function paint(f: Figure): void {
   svg.setAttribute('role', 'img');
   svg.setAttribute('aria-label', describeChart(c));
   const extra: HTMLElement[] = [];
-  if (c.omittedSeries) {
+  const notes = [
+    ...(c.omittedSeries ? [omittedSeriesNote(c)] : []),
+    ...(undrawnBars(c)
+      ? [
+          `… ${undrawnBars(c).toLocaleString('en-US')} more bars were not drawn (a chart draws its first ${MAX_DRAWN_BARS}; Show table lists the first ${MAX_TABLE_ROWS.toLocaleString('en-US')}, npm run ranks -- run prints them all)`,
+        ]
+      : []),
+  ];
+  for (const note of notes) {
     const p = document.createElement('p');
     p.className = 'pg-dropped';
-    p.textContent = omittedSeriesNote(c);
+    p.textContent = note;
     extra.push(p);
   }
   f.picture.replaceChildren(svg, legend(c), ...extra);

@@ -38,3 +38,44 @@ export const stopAndTime = (root: Locator) =>
         el.querySelector<HTMLButtonElement>('.pg-stop')!.click();
       }),
   );
+
+/** The page's longest main-thread task in a stretch: its wall time and its CPU time (ms). */
+export interface LongestTask {
+  wallMs: number;
+  /** The main thread's own time in it (the trace's thread clock): what the page did, not time it waited for a core. */
+  cpuMs: number;
+}
+
+/**
+ * Records the page's main-thread tasks with a Chromium trace (RunTask events on the renderer's main thread);
+ * returns a function that stops the trace and gives the longest task by wall time and by CPU time. On 2 cores
+ * shared with other jobs a task's wall time includes the time the thread waited for a core, which moves by
+ * hundreds of ms from one run to the next; its CPU time is the page's own work, which a freeze shows at any load.
+ */
+export async function traceMainThread(page: Page): Promise<() => Promise<LongestTask>> {
+  const browser = page.context().browser()!;
+  await browser.startTracing(page, { categories: ['disabled-by-default-devtools.timeline'] });
+  return async () => {
+    const { traceEvents } = JSON.parse((await browser.stopTracing()).toString()) as {
+      traceEvents: {
+        name: string;
+        ph: string;
+        pid: number;
+        tid: number;
+        dur?: number;
+        tdur?: number;
+        args?: { name?: string };
+      }[];
+    };
+    const main = traceEvents.filter(
+      (e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain',
+    );
+    const isMain = (e: { pid: number; tid: number }) =>
+      main.some((m) => m.pid === e.pid && m.tid === e.tid);
+    const tasks = traceEvents.filter((e) => e.name === 'RunTask' && e.ph === 'X' && isMain(e));
+    return {
+      wallMs: Math.max(0, ...tasks.map((t) => (t.dur ?? 0) / 1000)),
+      cpuMs: Math.max(0, ...tasks.map((t) => (t.tdur ?? 0) / 1000)),
+    };
+  };
+}

@@ -120,4 +120,4 @@ describe('the size-dependent model against whole published nccl-tests sweeps (is
 });
 
 /** Held-out points within ±10 %, within ±25 %, beyond ±50 % (any list). */
-const HELD_OUT_BANDS = [49, 83, 2];
+const HELD_OUT_BANDS = [50, 92, 4];

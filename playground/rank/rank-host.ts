@@ -20,8 +20,6 @@ export interface Turn {
   readonly rank: number;
   /** Installs this rank's globals; called each time it gets the turn. */
   enter(): void;
-  /** Tells peers which rank runs on this rank's thread now (null: none), so a wait on it is judged by that rank. */
-  showHolder?(holder: number | null): void;
 }
 
 /** Calls `fn` in a later macrotask (after every pending microtask), in order. */
@@ -51,14 +49,25 @@ export class RankHost {
     return this.#holder;
   }
 
-  /** Counts `turn` among the ranks of this thread (each is told who runs, see Turn.showHolder). */
+  /**
+   * Tells peers which rank runs on this thread now (null: none), so a wait on any rank of the thread is judged by
+   * that rank; one call a turn for the whole thread (rank-main.ts sets it once the ranks joined their world).
+   */
+  showHolder: ((holder: number | null) => void) | null = null;
+
+  /** Counts `turn` among the ranks of this thread. */
   join(turn: Turn): void {
     this.#turns.add(turn);
   }
 
+  /** The rank that joined this thread first: its call block holds the thread's turn (see showHolder). */
+  get lead(): number | undefined {
+    return this.#turns.values().next().value?.rank;
+  }
+
   #setHolder(turn: Turn | null): void {
     this.#holder = turn;
-    for (const t of this.#turns) t.showHolder?.(turn?.rank ?? null);
+    this.showHolder?.(turn?.rank ?? null);
   }
 
   /** Resolves once `turn` holds the thread (at once if it already does, or has exited). */

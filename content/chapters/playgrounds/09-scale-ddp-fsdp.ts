@@ -42,20 +42,19 @@ const padded = (t: tf.Tensor, k: number) => {
 
 /** DDP: every rank holds the whole model; after backward each unit's gradient is all-reduced (one bucket a unit). */
 async function ddpStep(group: ReturnType<typeof dist.newGroup>): Promise<tf.Tensor[]> {
-  const ws = initial.map((w) => w.clone());
-  const grads = gradsOf(ws);
+  const grads = gradsOf(initial);
   // Backward produces the last unit's gradient first: DDP's buckets go in that order.
   const works = grads
     .map((g, u) => ({ g, u }))
     .reverse()
     .map(({ g, u }) => ({ u, work: dist.allReduce(g, { op: 'avg', group, async: true }) }));
-  const next = ws.slice();
+  const next: tf.Tensor[] = [];
   for (const { u, work } of works) {
     const avg = await work.wait();
-    next[u] = tf.tidy(() => ws[u]!.sub(avg.mul(lr)));
+    next[u] = tf.tidy(() => initial[u]!.sub(avg.mul(lr)));
     avg.dispose();
   }
-  tf.dispose([...ws, ...grads]);
+  tf.dispose(grads);
   return next;
 }
 
@@ -147,13 +146,22 @@ for (const phase of phases) {
       times[at] = t1 - t0;
       times[sizes.length + at] = t2 - t1;
     }
-    // FSDP's updated shard is this rank's slice of DDP's updated weights.
-    for (let u = 0; u < fsdpNext.length; u++) {
-      const n = fsdpNext[u]!.size;
-      const slice = tf.tidy(() => padded(ddpNext[u]!, size).slice([group.rank * n], [n]));
-      agree = Math.max(agree, (await slice.sub(fsdpNext[u]!).abs().max().data())[0]!);
-      slice.dispose();
-    }
+    // FSDP's updated shard is this rank's slice of DDP's updated weights (one read for all units).
+    const diff = tf.tidy(() =>
+      tf
+        .stack(
+          fsdpNext.map((shard, u) =>
+            padded(ddpNext[u]!, size)
+              .slice([group.rank * shard.size], [shard.size])
+              .sub(shard)
+              .abs()
+              .max(),
+          ),
+        )
+        .max(),
+    );
+    agree = Math.max(agree, (await diff.data())[0]!);
+    diff.dispose();
     tf.dispose([...ddpNext, ...fsdpNext]);
   }
   await dist.barrier(); // the next phase starts together

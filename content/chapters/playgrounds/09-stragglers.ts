@@ -1,14 +1,14 @@
 // Stragglers at scale: every GPU computes the same step, plus a random delay (exponential, mean 5 % of
 // the step: a noisy neighbour, a throttled clock, a slow page fault). A synchronous step ends at its
-// all-reduce, so it waits for the slowest of the N GPUs in its group. For N = 1, 2, 4, … up to the
-// world, the world is split into groups of N (dist.newGroup) that step side by side, and the mean step
+// all-reduce, so it waits for the slowest of the N GPUs in its group. Groups of N = 1, 2, 4, … GPUs
+// (dist.newGroup) step side by side on their own ranks, then the whole world steps, and the mean step
 // of each size is set against the expectation of the slowest of N delays: mean × (1 + 1/2 + … + 1/N).
 import * as tf from '@tensorflow/tfjs';
 import { dist, plot } from 'ranks';
 
 const baseMs = 100, // the step's compute on every GPU
   meanDelayMs = 5, // the delay's mean: 5 % of the step
-  steps = 6; // per group size
+  steps = 12; // per group size
 const world = dist.worldSize;
 const sizes: number[] = [];
 for (let n = 1; n < world && world % (2 * n) === 0; n *= 2) sizes.push(n);
@@ -34,21 +34,38 @@ async function step(group: ReturnType<typeof dist.newGroup>, ms: number): Promis
   return performance.now() / 1000 - t0;
 }
 
-// Seconds of all steps per size, summed over the groups' first ranks.
+// Phases of groups side by side: each size below the world gets its own ranks (largest first, a new
+// phase when the ranks run out), then the whole world.
+const phases: { size: number; first: number }[][] = [];
+for (const size of sizes.slice(0, -1).reverse()) {
+  const fits = phases.find((p) => world - p.reduce((a, g) => a + g.size, 0) >= size);
+  const phase = fits ?? (phases.push([]), phases.at(-1)!);
+  phase.push({ size, first: phase.reduce((a, g) => a + g.size, 0) });
+}
+phases.push([{ size: world, first: 0 }]);
+
+// Seconds of all steps per size, summed by each group's first rank.
 const sums = new Float64Array(sizes.length);
-for (let i = 0; i < sizes.length; i++) {
-  const n = sizes[i]!;
-  dist.simulation?.configuration(`groups of ${n}`);
-  // Every rank makes every group, in the same order, as torch.distributed.new_group requires.
-  const groups = Array.from({ length: world / n }, (_, g) =>
-    dist.newGroup(Array.from({ length: n }, (_, r) => g * n + r)),
+for (const [p, phase] of phases.entries()) {
+  dist.simulation?.configuration(
+    p === phases.length - 1 ? 'the whole world' : `groups side by side (${p + 1})`,
   );
-  const group = groups[Math.floor(dist.rank / n)]!;
+  // Every rank makes every group, in the same order, as torch.distributed.new_group requires.
+  const groups = phase.map((g) => ({
+    ...g,
+    handle: dist.newGroup(Array.from({ length: g.size }, (_, r) => g.first + r)),
+  }));
+  const mine = groups.find((g) => g.handle.rank >= 0);
+  const i = mine ? sizes.indexOf(mine.size) : -1;
   for (let s = 0; s < steps; s++) {
-    const seconds = await step(group, baseMs + delayMs[i * steps + s]!);
-    if (group.rank === 0) sums[i] = sums[i]! + seconds;
+    if (!mine) {
+      await dist.simulation?.endStep(); // no group this phase: an empty step, so step numbers agree
+      continue;
+    }
+    const seconds = await step(mine.handle, baseMs + delayMs[i * steps + s]!);
+    if (mine.handle.rank === 0) sums[i] = sums[i]! + seconds;
   }
-  await dist.barrier(); // the next size starts together
+  await dist.barrier(); // the next phase starts together
 }
 const total = await dist.allReduce(tf.tensor1d(Array.from(sums)), { op: 'sum' });
 const perSize = Array.from(await total.data());
@@ -64,7 +81,7 @@ console.log(
 );
 let close = true;
 sizes.forEach((n, i) => {
-  const stepMs = (perSize[i]! / ((world / n) * steps)) * 1000;
+  const stepMs = (perSize[i]! / steps) * 1000;
   const measured = stepMs / mean;
   const expected = (baseMs + meanDelayMs * harmonic(n)) / mean;
   close &&= Math.abs(measured / expected - 1) < 0.05;

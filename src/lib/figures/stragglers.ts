@@ -5,7 +5,7 @@
  */
 
 /** The playground's constants (tests/unit/figures/stragglers.test.ts checks the program uses them). */
-export const STRAGGLER_STEP = { baseMs: 100, meanDelayMs: 5, steps: 6 } as const;
+export const STRAGGLER_STEP = { baseMs: 100, meanDelayMs: 5, steps: 12 } as const;
 
 /** H_N = 1 + 1/2 + … + 1/N, the N-th harmonic number. */
 export function harmonic(n: number): number {

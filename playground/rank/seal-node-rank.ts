@@ -60,7 +60,11 @@ export function sealNodeRank(): void {
     throw new RefusedInRankError('process.kill()');
   });
   // Ending the thread would leave peers to guess why it never arrives; a program ends by returning.
-  pin(process, 'exit', () => {
+  // Node's handler of an uncaught exception reports it, sets process._exiting, then calls process.exit(): that
+  // one goes through (refused, it printed a stack about process.exit over the program's own error).
+  const exit = process.exit.bind(process);
+  pin(process, 'exit', (code?: number) => {
+    if ((process as { _exiting?: boolean })._exiting) return exit(code);
     throw new RefusedInRankError('process.exit() (a program ends by returning)');
   });
   for (const key of Object.keys(process.env)) delete process.env[key];

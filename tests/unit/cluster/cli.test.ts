@@ -283,6 +283,20 @@ console.log('rank', dist.rank, 'done');`,
     expect(out.status).toBe(0);
   });
 
+  it('an uncaught exception ends its rank with its own error, not a refused process.exit', () => {
+    const file = join(dir, 'late-throw.ts');
+    writeFileSync(
+      file,
+      `import { dist } from 'ranks';
+setTimeout(() => { throw new Error('late throw on ' + dist.rank); }, 10);
+await new Promise((r) => setTimeout(r, 300));`,
+    );
+    const out = run('run', file, '--world', '1');
+    expect(out.stderr).toContain('[rank 0] error: rank 0 crashed: late throw on 0');
+    expect(out.stdout + out.stderr).not.toContain('process.exit');
+    expect(out.status).not.toBe(0);
+  });
+
   it('escape sequences and forged [rank k] lines print as visible text, from console.log and process.stdout.write', () => {
     const file = join(dir, 'forge.ts');
     writeFileSync(

@@ -45,7 +45,11 @@ export const C_RECV_FROM = C_HEARTBEAT + 1;
 export const C_KERNELS = C_RECV_FROM + 1;
 /** tfjs reads this rank awaits (data(), array()): above 0 it waits on its device (a GPU readback, a first shader compile), not on a peer. */
 export const C_AWAITING = C_KERNELS + 1;
-/** 1 + the rank whose code runs now on this rank's thread, 0 when none runs or the rank has a thread of its own (rank/rank-host.ts). */
+/**
+ * For a rank that shares its thread (rank/rank-host.ts): 1 + the thread's first rank, whose C_HOLDER says which
+ * rank's code runs on the thread now (one word a thread to write at every turn, not one a rank); 0 when the rank
+ * has a thread of its own.
+ */
 export const C_TURN = C_AWAITING + 1;
 /**
  * How the rank ended, 0 while it runs: C_END_DIED once it died in a simulated run (a planned fault; peers waiting
@@ -54,6 +58,10 @@ export const C_TURN = C_AWAITING + 1;
 export const C_DEAD = C_TURN + 1;
 export const C_END_DIED = 1;
 export const C_END_EXITED = 2;
+/** In a thread's first rank's block: 1 + the rank whose code runs on the thread now, 0 when none does. */
+export const C_HOLDER = C_DEAD + 1;
+/** A rank's call block: two lines (C_HOLDER is its 17th word). */
+const CALL_BLOCK = 2 * LINE;
 
 /** Words of one group registry slot: a state word (GROUP_FREE, GROUP_WRITING, GROUP_PUBLISHED), then the member bitmask. */
 export const groupWords = (worldSize: number) => 1 + Math.ceil(worldSize / 32);
@@ -93,7 +101,8 @@ export interface WorldLayout {
   totalBytes: number;
   groupsOffset: number; // MAX_GROUPS slots of groupWords(worldSize) words: state, then member bitmask
   progressOffset: number; // MAX_GROUPS × worldSize blocks of two lines
-  callsOffset: number; // worldSize lines
+  callsOffset: number; // worldSize call blocks of two lines
+  arrivedOffset: number; // MAX_GROUPS lines: the sum of a group's progress counters, its waiter count
   mailboxTableOffset: number; // mailboxes Int32 words: 1 + src × worldSize + dst of the pair that claimed each, 0 while free
   mailboxCtrlOffset: number; // mailboxes lines
   scratchOffset: number; // worldSize × scratchBytes: each rank's address table for the fused kernel (a word a member)
@@ -118,7 +127,8 @@ export function computeLayout(
   const groupsOffset = 8192;
   const progressOffset = alignUp(groupsOffset + MAX_GROUPS * groupWords(worldSize) * 4, LINE);
   const callsOffset = progressOffset + MAX_GROUPS * worldSize * PROGRESS_BLOCK;
-  const mailboxTableOffset = callsOffset + worldSize * LINE;
+  const arrivedOffset = callsOffset + worldSize * CALL_BLOCK;
+  const mailboxTableOffset = arrivedOffset + MAX_GROUPS * LINE;
   const mailboxCtrlOffset = alignUp(mailboxTableOffset + mailboxes * 4, LINE);
   const scratchOffset = mailboxCtrlOffset + mailboxes * LINE;
   const arrivalsOffset = alignUp(scratchOffset + worldSize * scratch, LINE);
@@ -131,6 +141,7 @@ export function computeLayout(
     groupsOffset,
     progressOffset,
     callsOffset,
+    arrivedOffset,
     mailboxTableOffset,
     mailboxCtrlOffset,
     scratchOffset,
@@ -147,7 +158,13 @@ export function computeLayout(
 /** Int32 index of the progress block of `rank` in group slot `group`. */
 export const progressIndex = (l: WorldLayout, worldSize: number, group: number, rank: number) =>
   (l.progressOffset + (group * worldSize + rank) * PROGRESS_BLOCK) >> 2;
-export const callIndex = (l: WorldLayout, rank: number) => (l.callsOffset + rank * LINE) >> 2;
+export const callIndex = (l: WorldLayout, rank: number) => (l.callsOffset + rank * CALL_BLOCK) >> 2;
+/**
+ * Int32 index of group `group`'s arrival count: every member's step adds one to it as to the member's own
+ * counter, so a barrier every member reaches at the same step waits on one word, not on each member's.
+ */
+export const arrivedIndex = (l: WorldLayout, group: number) =>
+  (l.arrivedOffset + group * LINE) >> 2;
 /** Int32 index of the control line of mailbox `mailbox` (a number from claimMailbox). */
 export const mailboxCtrlIndex = (l: WorldLayout, mailbox: number) =>
   (l.mailboxCtrlOffset + mailbox * LINE) >> 2;

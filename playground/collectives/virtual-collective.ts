@@ -36,11 +36,7 @@ export async function settleVirtual(
   const e = run.engine;
   const members = run.group.members;
   // Each member's first step in this call comes after it published its arrival.
-  for (const m of members) {
-    if (m === e.rank) continue;
-    const w = run.waitOn(run.group, m, run.base + 1);
-    if (w) await w;
-  }
+  await run.waitEach(run.group, run.base + 1);
   const mine = run.virtualArrival;
   const arrivals = members.map((m) =>
     m === e.rank ? mine : e.readArrival(run.group.slot, m, run.seq),

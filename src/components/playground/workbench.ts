@@ -185,6 +185,9 @@ export async function createWorkbench(root: HTMLElement, cfg: WorkbenchConfig): 
     let started = false;
     try {
       const { startCluster } = await cluster;
+      // The page draws the reset output in its own task before the ranks start in theirs: at 1,024 ranks the
+      // two together (a new folded view, the chapter's layout, the shared memory and the workers) made one long task.
+      await new Promise((resolve) => setTimeout(resolve, 0));
       running = startCluster(
         {
           code,

@@ -89,3 +89,12 @@ export function checkEmbedCluster(id: string, nodes: number, gpusPerNode: number
       `nodes × GPUs per node must be 1 to ${MAX_SIMULATED_WORLD}, not ${nodes * gpusPerNode}`,
     );
 }
+
+/** Checks an embed's real-time world choices, so a chapter cannot offer the laptop more than MAX_REAL_TIME_WORLD ranks. */
+export function checkRealTimeWorlds(worlds: readonly number[]): void {
+  const over = worlds.filter((w) => !Number.isInteger(w) || w < 1 || w > MAX_REAL_TIME_WORLD);
+  if (over.length)
+    throw new Error(
+      `A playground runs 1 to ${MAX_REAL_TIME_WORLD} ranks in real time, not ${over.join(', ')}: a larger world needs a cluster preset`,
+    );
+}

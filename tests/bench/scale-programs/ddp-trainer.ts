@@ -45,4 +45,5 @@ if (dist.rank === 0) {
   );
   console.log(`equal to one device within 1e-4: ${gap <= 1e-4}`);
 }
-console.log(`last local loss ${loss.toFixed(4)}`);
+console.log(`trained ${steps} steps on ${rowsPerRank} rows of ${rowsPerRank * dist.worldSize}`);
+if (dist.rank === 0) console.log(`rank 0's loss on its rows: ${loss.toFixed(4)}`);

@@ -151,6 +151,33 @@ console.log('woke', dist.rank);`;
     for (const e of woke) expect(e.text).toBe(`woke ${e.rank}`);
   }, 60_000);
 
+  it('code woken by a port message or a fetch runs on its own turn: its own tfjs variables, not a thread-mate’s', async () => {
+    // Each rank names a variable after itself; a thread-mate's engine state is installed between its turns. The
+    // port's handler and the code after fetch's answer (and its body read) must find the rank's own registry.
+    const code = `import * as tf from '@tensorflow/tfjs';
+import { dist } from 'ranks';
+tf.variable(tf.scalar(dist.rank), true, 'mine-' + dist.rank);
+const names = () => Object.keys(tf.engine().state.registeredVariables).join(',');
+const { port1, port2 } = new MessageChannel();
+const seen = new Promise((resolve) => { port2.onmessage = () => { port2.close(); resolve(names()); }; });
+port1.postMessage(0);
+const inHandler = await seen;
+const text = await (await fetch('data:,hello')).text();
+console.log(JSON.stringify({ inHandler, afterFetch: names(), text }));`;
+    const { result, events } = await runProgram({ code, worldSize: 4, workers: 1, backend: 'cpu' });
+    expect(errorTexts(events)).toEqual([]);
+    expect(result).toMatchObject({ ok: true, reason: 'finished' });
+    const got = lines(events).map((e) => ({ rank: e.rank, ...JSON.parse(e.text) }));
+    expect(got).toHaveLength(4);
+    for (const r of got)
+      expect(r).toEqual({
+        rank: r.rank,
+        inHandler: `mine-${r.rank}`,
+        afterFetch: `mine-${r.rank}`,
+        text: 'hello',
+      });
+  }, 60_000);
+
   it('an endless loop in one logical rank is found and named, and the run ends', async () => {
     const code = `import * as tf from '@tensorflow/tfjs';
 import { dist } from 'ranks';

@@ -8,6 +8,7 @@ import {
   C_AWAITING,
   C_TURN,
   C_HOLDER,
+  H_DEAD,
   C_DEAD,
   C_END_DIED,
   C_END_EXITED,
@@ -186,7 +187,14 @@ export class CallBoard {
 
   /** Marks `rank` dead (a planned fault in a simulated run). */
   markDead(rank: number): void {
-    Atomics.store(this.#words, callIndex(this.#layout, rank) + C_DEAD, C_END_DIED);
+    const at = callIndex(this.#layout, rank) + C_DEAD;
+    if (Atomics.exchange(this.#words, at, C_END_DIED) !== C_END_DIED)
+      Atomics.add(this.#words, H_DEAD, 1);
+  }
+
+  /** True once any rank was marked dead. */
+  anyDead(): boolean {
+    return Atomics.load(this.#words, H_DEAD) > 0;
   }
 
   isDead(rank: number): boolean {

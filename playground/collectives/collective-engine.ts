@@ -136,6 +136,7 @@ export class CollectiveEngine {
   /** Ranks marked dead. */
   deadRanks(): number[] {
     const out: number[] = [];
+    if (!this.board.anyDead()) return out; // a wait looks here at every check: not 1,024 blocks each time
     for (let r = 0; r < this.worldSize; r++) if (this.board.isDead(r)) out.push(r);
     return out;
   }

@@ -20,6 +20,8 @@ export const H_WORLD = 1;
 /** 0 while healthy; 1 once a rank aborted the world (its reason is in the reason bytes). */
 export const H_POISON = 2;
 export const H_REASON_LEN = 3;
+/** Ranks marked dead (planned faults): while 0, a wait need not look at every rank's call block for one. */
+export const H_DEAD = 4;
 export const REASON_OFFSET = 1024;
 export const REASON_BYTES = 4096;
 

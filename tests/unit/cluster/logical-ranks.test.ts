@@ -6,7 +6,7 @@ import { runProgram, startCluster } from '../../../playground/cluster/node.ts';
 import { hostOf, hostWorkers } from '../../../playground/cluster/cluster-core.ts';
 import type { ClusterEvent } from '../../../playground/cluster/protocol.ts';
 
-const WORLD = 64;
+const WORLD = 256;
 const ROWS = 2; // rows per rank; the global batch is WORLD × ROWS
 const STEPS = 4;
 const LR = 0.1;
@@ -108,30 +108,30 @@ describe('logical ranks: a world on fewer workers', () => {
     }
   }, 120_000);
 
-  it('send and recv around a ring of 40 ranks, both ways: mailboxes from the pool (above 16 ranks)', async () => {
-    // 32 KB through 26 KB slots streams in two chunks, so a send waits for its recv: even ranks send first.
+  it('send and recv around a ring of 20 ranks, both ways: mailboxes from the pool (above 16 ranks)', async () => {
+    // 64 KB through 51 KB slots streams in two chunks, so a send waits for its recv: even ranks send first.
     const code = `import * as tf from '@tensorflow/tfjs';
 import { dist } from 'ranks';
 const n = dist.worldSize, next = (dist.rank + 1) % n, prev = (dist.rank + n - 1) % n;
-const big = () => dist.send(tf.fill([8000], dist.rank), { dst: next });
-const a = dist.rank % 2 === 0 ? (await big(), await dist.recv([8000], { src: prev })) : await dist.recv([8000], { src: prev });
+const big = () => dist.send(tf.fill([16000], dist.rank), { dst: next });
+const a = dist.rank % 2 === 0 ? (await big(), await dist.recv([16000], { src: prev })) : await dist.recv([16000], { src: prev });
 if (dist.rank % 2 === 1) await big();
 await dist.send(tf.fill([2], 1000 + dist.rank), { dst: prev });
 const b = await dist.recv([2], { src: next });
-console.log(JSON.stringify([(await a.data())[7999], (await b.data())[1]]));`;
+console.log(JSON.stringify([(await a.data())[15999], (await b.data())[1]]));`;
     const { result, events } = await runProgram({
       code,
-      worldSize: 40,
+      worldSize: 20,
       workers: 2,
       backend: 'cpu',
     });
     expect(errorTexts(events)).toEqual([]);
     expect(result).toMatchObject({ ok: true, reason: 'finished' });
     const got = lines(events).map((e) => [e.rank, JSON.parse(e.text)]);
-    expect(got).toHaveLength(40);
+    expect(got).toHaveLength(20);
     for (const [r, [fromPrev, fromNext]] of got) {
-      expect(fromPrev).toBe((r + 39) % 40);
-      expect(fromNext).toBe(1000 + ((r + 1) % 40));
+      expect(fromPrev).toBe((r + 19) % 20);
+      expect(fromNext).toBe(1000 + ((r + 1) % 20));
     }
   }, 60_000);
 

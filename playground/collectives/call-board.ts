@@ -7,6 +7,7 @@ import {
   C_KERNELS,
   C_AWAITING,
   C_TURN,
+  C_HOLDER,
   C_DEAD,
   C_END_DIED,
   C_END_EXITED,
@@ -84,6 +85,26 @@ export class CallBoard {
     return Atomics.load(this.#words, at) === seq + 1 ? desc : 'passed';
   }
 
+  /**
+   * Whether `peer`'s call `seq` of group `slot` is the one `me` published there, word for word (no decoding:
+   * a rank of a large world compares up to 1,023 peers a call); 'not-yet' and 'passed' as in peerCall.
+   */
+  samePeerCall(
+    slot: number,
+    me: number,
+    peer: number,
+    seq: number,
+  ): boolean | 'not-yet' | 'passed' {
+    const w = this.#words;
+    const at = this.#slotAt(slot, peer, seq);
+    const published = Atomics.load(w, at);
+    if (published !== seq + 1) return published > seq + 1 ? 'passed' : 'not-yet';
+    const mine = this.#slotAt(slot, me, seq);
+    for (let i = 1; i < DESC_WORDS; i++)
+      if (Atomics.load(w, at + i) !== Atomics.load(w, mine + i)) return false;
+    return Atomics.load(w, at) === seq + 1 ? true : 'passed';
+  }
+
   /** What `rank` is doing, from its call block. */
   callOf(rank: number): PublishedCall {
     const at = callIndex(this.#layout, rank);
@@ -119,18 +140,25 @@ export class CallBoard {
     return Atomics.load(this.#words, callIndex(this.#layout, rank) + C_AWAITING);
   }
 
-  /** Records which rank's code runs on the thread `rank` shares with others (null: none now); see C_TURN. */
-  setTurn(rank: number, holder: number | null): void {
+  /** Records that `rank` shares its thread with others, whose first rank is `lead` (see C_TURN). */
+  shareThread(rank: number, lead: number): void {
+    Atomics.store(this.#words, callIndex(this.#layout, rank) + C_TURN, lead + 1);
+  }
+
+  /** Records which rank's code runs on the thread whose first rank is `lead` (null: none now). */
+  setHolder(lead: number, holder: number | null): void {
     Atomics.store(
       this.#words,
-      callIndex(this.#layout, rank) + C_TURN,
+      callIndex(this.#layout, lead) + C_HOLDER,
       holder === null ? 0 : holder + 1,
     );
   }
 
   /** The rank whose code runs on `rank`'s thread, when that thread hosts several ranks and one runs. */
   turnOf(rank: number): number | null {
-    const v = Atomics.load(this.#words, callIndex(this.#layout, rank) + C_TURN);
+    const lead = Atomics.load(this.#words, callIndex(this.#layout, rank) + C_TURN);
+    if (lead === 0) return null;
+    const v = Atomics.load(this.#words, callIndex(this.#layout, lead - 1) + C_HOLDER);
     return v === 0 ? null : v - 1;
   }
 

@@ -7,6 +7,7 @@ import { groupInfo, registerGroup, type GroupInfo } from './group-registry.ts';
 import { instantiateReduceKernel, type ReduceKernel } from './kernel/reduce-kernel.ts';
 import {
   arrivalIndex,
+  arrivedIndex,
   H_MAGIC,
   H_WORLD,
   MAGIC,
@@ -152,6 +153,11 @@ export class CollectiveEngine {
     return this.world.layout.regionBytes >> 2;
   }
 
+  /** Int32 index of the arrival count of the group in registry slot `slot` (layout.ts arrivedIndex). */
+  arrivedIndex(slot: number): number {
+    return arrivedIndex(this.world.layout, slot);
+  }
+
   progressIndex(slot: number, rank: number): number {
     return progressIndex(this.world.layout, this.worldSize, slot, rank) + P_COUNT;
   }
@@ -214,19 +220,11 @@ export class CollectiveEngine {
   guardRegion(run: CollectiveRun): void | Promise<void> {
     const use = this.#lastRegionUse;
     if (!use) return;
-    const pending: number[] = use.group.members.filter(
-      (m) => m !== this.rank && this.sync.value(this.progressIndex(use.group.slot, m)) < use.target,
-    );
-    if (pending.length === 0) {
-      this.#lastRegionUse = null;
-      return;
-    }
-    const waitAll = async () => {
-      for (const m of pending) await run.waitOn(use.group, m, use.target);
-      this.#lastRegionUse = null;
-    };
-    if (run.mode === 'async') return waitAll();
-    for (const m of pending) run.waitOn(use.group, m, use.target);
+    const w = run.waitEach(use.group, use.target);
+    if (w)
+      return w.then(() => {
+        this.#lastRegionUse = null;
+      });
     this.#lastRegionUse = null;
   }
 
@@ -235,6 +233,8 @@ export class CollectiveEngine {
    * Returns false while the peer has not yet published it (compare again later).
    */
   compareWithPeer(run: CollectiveRun, peer: number): boolean {
+    const same = this.board.samePeerCall(run.group.slot, this.rank, peer, run.seq);
+    if (same !== false) return same !== 'not-yet';
     const theirs = this.board.peerCall(run.group.slot, peer, run.seq);
     if (theirs === 'not-yet') return false;
     if (theirs === 'passed') return true;

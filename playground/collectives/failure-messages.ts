@@ -136,3 +136,12 @@ export function rankFailedMessage(
 ): string {
   return `rank ${rank} failed in ${kind} (call #${seq} on ${group}): ${message}`;
 }
+
+export function mailboxesExhaustedMessage(
+  src: number,
+  dst: number,
+  mailboxes: number,
+  worldSize: number,
+): string {
+  return `Point-to-point: rank ${src} → rank ${dst} needs a mailbox, and all ${mailboxes} of this ${worldSize}-rank world are taken (a world above 16 ranks has 16 a rank: one for each distinct sender → receiver pair). Exchange with fewer distinct peers (a ring, a tree), or use a collective (allToAll, allGather, scatter).`;
+}

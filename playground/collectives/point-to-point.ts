@@ -6,6 +6,7 @@ import {
   exitedPeerMessage,
   spinningPeerMessage,
   waitingPeerNotice,
+  mailboxesExhaustedMessage,
   pointToPointTimeoutMessage,
   recvCycleMessage,
   sendRecvMismatchMessage,
@@ -19,6 +20,7 @@ import {
   M_SENT,
   M_TAKEN,
   M_TOTAL,
+  claimMailbox,
   mailboxCtrlIndex,
   mailboxOffset,
 } from './layout.ts';
@@ -28,14 +30,17 @@ import type { CallClock } from '../simulation/rank-clock.ts';
 import { virtualTimeoutMessage } from '../simulation/virtual-call-text.ts';
 
 /**
- * Point-to-point mailboxes: one slot per ordered pair (src → dst). A send returns once its last chunk is in
- * the slot, so `send` then `recv` around a ring does not deadlock; longer messages stream chunk by chunk.
+ * Point-to-point mailboxes: one slot per ordered pair (src → dst), from the world's pool on the pair's first use
+ * (layout.ts, claimMailbox). A send returns once its last chunk is in the slot, so `send` then `recv` around a
+ * ring does not deadlock; longer messages stream chunk by chunk.
  */
 export class PointToPoint {
   private readonly sendChains = new Map<number, Promise<unknown>>();
   private readonly recvChains = new Map<number, Promise<unknown>>();
   private readonly sentChunks = new Map<number, number>();
   private readonly takenChunks = new Map<number, number>();
+  /** The mailbox of each pair this rank sent to or received from: (src × worldSize + dst) → its number. */
+  private readonly mailboxes = new Map<number, { ctrl: number; slot: number }>();
   private messages = 0;
   /** Sends and receives not yet finished: while any is, collectives must not block the thread. */
   pending = 0;
@@ -47,6 +52,21 @@ export class PointToPoint {
   constructor(engine: CollectiveEngine) {
     this.e = engine;
     this.arrivals = new Float64Array(engine.world.memory.buffer);
+  }
+
+  /** The control index and data offset of the mailbox of src → dst, claimed on the pair's first use. */
+  private mailbox(src: number, dst: number): { ctrl: number; slot: number } {
+    const e = this.e;
+    const pair = src * e.worldSize + dst;
+    let box = this.mailboxes.get(pair);
+    if (!box) {
+      const layout = e.world.layout;
+      const m = claimMailbox(e.words, layout, e.worldSize, src, dst);
+      if (m < 0) e.fail(mailboxesExhaustedMessage(src, dst, layout.mailboxes, e.worldSize));
+      box = { ctrl: mailboxCtrlIndex(layout, m), slot: mailboxOffset(layout, m) };
+      this.mailboxes.set(pair, box);
+    }
+    return box;
   }
 
   private chain<T>(
@@ -141,8 +161,7 @@ export class PointToPoint {
       const arriving = call.arrivePointToPoint(`send ${dst}`);
       const arrival = typeof arriving === 'number' ? arriving : await arriving;
       const dtype: Dtype = data instanceof Int32Array ? 'int32' : 'float32';
-      const ctrl = mailboxCtrlIndex(e.world.layout, e.worldSize, e.rank, dst);
-      const slot = mailboxOffset(e.world.layout, e.worldSize, e.rank, dst);
+      const { ctrl, slot } = this.mailbox(e.rank, dst);
       const per = e.world.layout.mailboxBytes >> 2;
       const chunks = Math.max(1, Math.ceil(data.length / per));
       const message = ++this.messages;
@@ -188,8 +207,7 @@ export class PointToPoint {
       const arriving = call.arrivePointToPoint(`recv ${src}`);
       const arrival = typeof arriving === 'number' ? arriving : await arriving;
       let sent = 0;
-      const ctrl = mailboxCtrlIndex(e.world.layout, e.worldSize, src, e.rank);
-      const slot = mailboxOffset(e.world.layout, e.worldSize, src, e.rank);
+      const { ctrl, slot } = this.mailbox(src, e.rank);
       const out = allocate(dtype, length);
       const t0 = e.env.now();
       let got = 0;

@@ -179,7 +179,7 @@ export async function reduceRounds(
     run.arrive();
     let received = (n - 1) * len * 4;
     if (isDst) {
-      await run.untilAll(2);
+      await run.untilEach(2); // only the destination waits here: a barrier count would not hold
       run.group.members.forEach((q, k) => {
         const [s, l] = ringChunk(m, n, k);
         out.set(view(run, run.region(q) + s * 4, l), off + s);
@@ -255,7 +255,7 @@ export function gatherRounds(
     view(run, me, seg).set(input.subarray(off, off + seg));
     run.arrive();
     if (out) {
-      await run.untilAll(1);
+      await run.untilEach(1); // only the destination waits here: a barrier count would not hold
       run.group.members.forEach((q, k) => out.set(view(run, run.region(q), seg), k * L + off));
     }
     run.arrive();

@@ -4,6 +4,7 @@ import {
   H_MAGIC,
   H_WORLD,
   MAGIC,
+  mailboxCount,
   mailboxCtrlIndex,
   MAX_GROUPS,
   M_SENT,
@@ -45,11 +46,14 @@ export function createSharedWorld(
 ): SharedWorld {
   checkWorldSize(worldSize);
   const arenaBytes = options.arenaBytes ?? Math.min(64 << 20, worldSize * (16 << 20));
-  // worldSize² mailboxes: 64 KB each up to 16 ranks (16 MB), then smaller slots in the same 16 MB, 1 KB at
-  // the least (longer messages stream through a slot in chunks).
+  // The mailbox pool (layout.ts): 64 KB a mailbox up to 16 ranks (16 MB), then smaller slots in the same
+  // 16 MB, 1 KB at the least (longer messages stream through a slot in chunks).
   const mailboxBytes =
     options.mailboxBytes ??
-    Math.min(64 << 10, Math.max(1024, Math.floor((16 << 20) / worldSize ** 2 / 1024) * 1024));
+    Math.min(
+      64 << 10,
+      Math.max(1024, Math.floor((16 << 20) / mailboxCount(worldSize) / 1024) * 1024),
+    );
   const layout = computeLayout(worldSize, arenaBytes, mailboxBytes);
   const pages = layout.totalBytes / 65536;
   const memory = new WebAssembly.Memory({ initial: pages, maximum: pages, shared: true });
@@ -82,11 +86,9 @@ export function abortSharedWorld(world: SharedWorld, reason: string): void {
   for (let g = 0; g < MAX_GROUPS; g++)
     for (let r = 0; r < world.worldSize; r++)
       indexes.push(progressIndex(world.layout, world.worldSize, g, r) + P_COUNT);
-  for (let s = 0; s < world.worldSize; s++) {
-    for (let d = 0; d < world.worldSize; d++) {
-      const m = mailboxCtrlIndex(world.layout, world.worldSize, s, d);
-      indexes.push(m + M_SENT, m + M_TAKEN);
-    }
+  for (let m = 0; m < world.layout.mailboxes; m++) {
+    const ctrl = mailboxCtrlIndex(world.layout, m);
+    indexes.push(ctrl + M_SENT, ctrl + M_TAKEN);
   }
   new WorldSync(world.memory, false, () => 0).poison(reason, indexes);
 }

@@ -20,6 +20,20 @@ interface Block {
   readonly array: Payload;
   readonly holders: object[];
   pins: number;
+  /** The pool that lent it (each rank has its own; the ranks of one thread share the backend). */
+  readonly pool: TensorOutputPool;
+}
+
+/**
+ * What a backend's hooks know, once per backend however many ranks' pools share it (logical ranks,
+ * rank/rank-host.ts): the lent arrays by buffer and by the data ids their values went to.
+ */
+interface BackendHooks {
+  readonly backend: WatchedBackend;
+  readonly byBuffer: WeakMap<ArrayBufferLike, Block>;
+  readonly byDataId: WeakMap<object, Block>;
+  /** True while `dist` itself reads a collective's input: that read does not hand the array to anyone. */
+  quiet: boolean;
 }
 
 /** Free arrays kept for reuse, per rank; a freed array beyond this is left to the garbage collector. */
@@ -38,17 +52,16 @@ const keyOf = (dtype: Dtype, length: number) => `${dtype}:${length}`;
  * again as soon as its tensor exists. WebGPU keeps the array until it uploads it: there every result is new.
  */
 export class TensorOutputPool {
+  static readonly #hooked = new WeakMap<object, BackendHooks>();
   readonly #tf: TfLike;
-  #backend: WatchedBackend | null = null;
+  #hooks: BackendHooks | null = null;
   #watched: unknown = null;
   readonly #free = new Map<string, Payload[]>();
   #freeBytes = 0;
+  /** This pool's lent arrays (the backend's hooks see every pool's). */
   readonly #byBuffer = new Map<ArrayBufferLike, Block>();
-  readonly #byDataId = new WeakMap<object, Block>();
   /** Arrays lent on a backend that copies a tensor's values at creation (WASM): free again at `release`. */
   readonly #copied = new Set<ArrayBufferLike>();
-  /** True while `dist` itself reads a collective's input: that read does not hand the array to anyone. */
-  #quiet = false;
   /** Arrays handed out from the free lists, and arrays read out (kept by the reader from then on). */
   reused = 0;
   escaped = 0;
@@ -57,27 +70,43 @@ export class TensorOutputPool {
     this.#tf = tf;
   }
 
-  /** The CPU backend this pool watches, when it is the current one. */
-  #cpu(): WatchedBackend | null {
+  /** The hooks of the CPU backend this pool watches, when it is the current one. */
+  #cpu(): BackendHooks | null {
     if (this.#tf.getBackend() !== 'cpu') return null;
     const b = this.#tf.backend();
-    if (b === this.#watched) return this.#backend;
+    if (b === this.#watched) return this.#hooks;
     if (this.#watched !== null) return null; // the reader switched backends: stay with fresh arrays
     this.#watched = b;
-    this.#backend = this.#watch(b as WatchedBackend);
-    return this.#backend;
+    this.#hooks = TensorOutputPool.#hook(b as WatchedBackend);
+    return this.#hooks;
   }
 
-  #watch(b: WatchedBackend): WatchedBackend {
+  /** Wraps the backend's write, move and reads once, for every pool on this thread. */
+  static #hook(b: WatchedBackend): BackendHooks {
+    const known = TensorOutputPool.#hooked.get(b);
+    if (known) return known;
+    const hooks: BackendHooks = {
+      backend: b,
+      byBuffer: new WeakMap(),
+      byDataId: new WeakMap(),
+      quiet: false,
+    };
+    TensorOutputPool.#hooked.set(b, hooks);
     const write = b.write.bind(b);
     const move = b.move.bind(b);
     const read = b.read.bind(b);
     const readSync = b.readSync.bind(b);
     const hold = (dataId: object, values: unknown) => {
-      const block = ArrayBuffer.isView(values) ? this.#byBuffer.get(values.buffer) : undefined;
+      const block = ArrayBuffer.isView(values) ? hooks.byBuffer.get(values.buffer) : undefined;
       if (!block) return;
       block.holders.push(dataId);
-      this.#byDataId.set(dataId, block);
+      hooks.byDataId.set(dataId, block);
+    };
+    // Someone outside the collectives now holds this array: it never returns to the pool.
+    const escape = (dataId: object) => {
+      if (hooks.quiet) return;
+      const block = hooks.byDataId.get(dataId);
+      if (block) block.pool.#escape(block);
     };
     b.write = (values, shape, dtype) => {
       const id = write(values, shape, dtype);
@@ -89,28 +118,28 @@ export class TensorOutputPool {
       hold(dataId, values);
     };
     b.readSync = (dataId) => {
-      if (!this.#quiet) this.#escape(dataId);
+      escape(dataId);
       return readSync(dataId);
     };
     b.read = (dataId) => {
-      if (!this.#quiet) this.#escape(dataId);
+      escape(dataId);
       return read(dataId);
     };
-    return b;
+    return hooks;
   }
 
-  /** Someone outside the collectives now holds this array: it never returns to the pool. */
-  #escape(dataId: object): void {
-    const block = this.#byDataId.get(dataId);
-    if (!block || !this.#byBuffer.delete(block.array.buffer)) return;
+  #escape(block: Block): void {
+    if (!this.#byBuffer.delete(block.array.buffer)) return;
+    this.#hooks?.byBuffer.delete(block.array.buffer);
     this.escaped++;
   }
 
   /** Moves every array no tensor and no call holds any more to the free lists. */
-  #reclaim(b: WatchedBackend): void {
+  #reclaim(hooks: BackendHooks): void {
     for (const block of this.#byBuffer.values()) {
-      if (block.pins > 0 || block.holders.some((id) => b.data.has(id))) continue;
+      if (block.pins > 0 || block.holders.some((id) => hooks.backend.data.has(id))) continue;
       this.#byBuffer.delete(block.array.buffer);
+      hooks.byBuffer.delete(block.array.buffer);
       this.#keep(block.array);
     }
   }
@@ -146,11 +175,13 @@ export class TensorOutputPool {
       this.#copied.add(out.buffer);
       return out;
     }
-    const b = this.#cpu();
-    if (!b || length === 0) return allocate(dtype, length);
-    this.#reclaim(b);
+    const hooks = this.#cpu();
+    if (!hooks || length === 0) return allocate(dtype, length);
+    this.#reclaim(hooks);
     const out = this.#pop(dtype, length) ?? allocate(dtype, length);
-    this.#byBuffer.set(out.buffer, { array: out, holders: [], pins: 1 });
+    const block: Block = { array: out, holders: [], pins: 1, pool: this };
+    this.#byBuffer.set(out.buffer, block);
+    hooks.byBuffer.set(out.buffer, block);
     return out;
   }
 
@@ -170,14 +201,15 @@ export class TensorOutputPool {
    * reuse until `done()`: a queued or point-to-point call copies it in later.
    */
   readInput<T>(dataId: object, read: () => Promise<T>): { data: Promise<T>; done: () => void } {
-    this.#quiet = true;
+    const hooks = this.#cpu() ?? this.#hooks;
+    if (hooks) hooks.quiet = true;
     let data: Promise<T>;
     try {
       data = read();
     } finally {
-      this.#quiet = false;
+      if (hooks) hooks.quiet = false;
     }
-    const block = this.#byDataId.get(dataId);
+    const block = hooks?.byDataId.get(dataId);
     if (!block || this.#byBuffer.get(block.array.buffer) !== block) return { data, done: () => {} };
     block.pins++;
     let once = false;

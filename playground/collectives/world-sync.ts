@@ -32,6 +32,16 @@ export class WorldSync {
     if (Atomics.load(this.#words, index + 1) > 0) Atomics.notify(this.#words, index);
   }
 
+  /**
+   * Adds one to a counter many ranks add to (a group's arrivals, layout.ts arrivedIndex); wakes its waiters only
+   * when the count reaches a multiple of `every` (the group's size: every member has made the same step).
+   */
+  bumpShared(index: number, every: number): void {
+    const v = Atomics.add(this.#words, index, 1) + 1;
+    if (v % every === 0 && Atomics.load(this.#words, index + 1) > 0)
+      Atomics.notify(this.#words, index);
+  }
+
   value(index: number): number {
     return Atomics.load(this.#words, index);
   }
@@ -100,6 +110,8 @@ export class WorldSync {
 
   /** Waits until words[index] >= target: blocking the thread, or yielding to the event loop so compute on this rank runs. */
   wait(mode: WaitMode, index: number, target: number, check: WaitCheck): void | Promise<void> {
+    // Already there: nothing to await (a rank of a large world looks at up to 1,023 peers a call).
+    if (Atomics.load(this.#words, index) >= target) return;
     return mode === 'block'
       ? this.waitBlocking(index, target, check)
       : this.waitAsync(index, target, check);

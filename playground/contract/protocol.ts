@@ -46,12 +46,12 @@ export const TRACE_KINDS = [...COMM_KINDS, 'compute'] as const;
 export type TraceKind = (typeof TRACE_KINDS)[number];
 
 /**
- * Largest world a run may start, the one limit every check reads (checkWorldSize). Beyond the machine's cores
- * the ranks run as logical ranks sharing the workers (rank/rank-host.ts); every rank is still a participant
- * in the shared memory, whose point-to-point mailboxes grow with the square of the world
- * (collectives/layout.ts: 256 ranks take 64 MB of them).
+ * Largest world a run may start, the one limit every check reads (checkWorldSize): 128 nodes of 8 GPUs. Beyond
+ * the machine's cores the ranks run as logical ranks sharing the workers (rank/rank-host.ts); every rank is
+ * still a participant in the shared memory, which grows with the world, not its square
+ * (collectives/layout.ts: about 100 MB at 1,024 ranks).
  */
-export const MAX_WORLD_SIZE = 256;
+export const MAX_WORLD_SIZE = 1024;
 
 /** Throws unless `worldSize` is a world a run may start; `what` names it in the message. */
 export function checkWorldSize(worldSize: unknown, what = 'worldSize'): number {

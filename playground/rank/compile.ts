@@ -53,9 +53,9 @@ export function compileProgram(source: string, checks?: string): string {
       column,
     );
   }
-  // The program's timers, global object and console are its rank's (rank-host.ts): `var`, so a program may still declare
-  // its own, and the program in a block of its own, so its `let`/`const` may shadow them.
-  return `export default async function (require, exports, module, scope) {var {setTimeout, setInterval, globalThis, self, console} = scope; {${code}\n}}\n//# sourceURL=${PROGRAM_URL}`;
+  // The program's timers, event sources, global object and console are its rank's (rank-host.ts): `var`, so a
+  // program may still declare its own, and the program in a block of its own, so its `let`/`const` may shadow them.
+  return `export default async function (require, exports, module, scope) {var {setTimeout, setInterval, fetch, MessageChannel, BroadcastChannel, WebSocket, globalThis, self, console} = scope; {${code}\n}}\n//# sourceURL=${PROGRAM_URL}`;
 }
 
 type ProgramFunction = (

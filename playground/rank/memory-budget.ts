@@ -17,7 +17,7 @@ export class MemoryBudgetError extends Error {
 
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
 
-type Tracked = { size: number; dtype: string; dataId: object };
+type Tracked = { id: number; size: number; dtype: string; dataId: object };
 type TrackingEngine = {
   state: { numBytes: number; tensorInfo: Map<object, unknown> };
   trackTensor(t: Tracked, backend: unknown): void;
@@ -79,8 +79,9 @@ function wrap(engine: TrackingEngine, first: RankBudget): void {
   enforced.set(engine, current);
   const track = engine.trackTensor.bind(engine);
   const dispose = engine.disposeTensor.bind(engine);
-  // A tensor is charged to the rank whose turn made it, and given back to that rank when disposed.
-  const counted = new WeakMap<Tracked, { bytes: number; owner: RankBudget }>();
+  // A tensor is charged to the rank whose turn made it, and given back to that rank when disposed. Keyed by the
+  // tensor's id: a WeakMap of every tensor of 512 ranks made the garbage collector's work grow with them.
+  const counted = new Map<number, { bytes: number; owner: RankBudget }>();
   const trackTensor = (t: Tracked, backend: unknown) => {
     const b = current.budget;
     const bytes = tensorBytes(t);
@@ -95,16 +96,16 @@ function wrap(engine: TrackingEngine, first: RankBudget): void {
       throw error;
     }
     track(t, backend);
-    if (!counted.has(t)) {
-      counted.set(t, { bytes, owner: b });
+    if (!counted.has(t.id)) {
+      counted.set(t.id, { bytes, owner: b });
       b.held += bytes;
     }
   };
   const disposeTensor = (t: Tracked) => {
     dispose(t);
-    const c = counted.get(t);
+    const c = counted.get(t.id);
     if (c) {
-      counted.delete(t);
+      counted.delete(t.id);
       c.owner.held -= c.bytes;
     }
   };

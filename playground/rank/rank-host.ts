@@ -20,8 +20,6 @@ export interface Turn {
   readonly rank: number;
   /** Installs this rank's globals; called each time it gets the turn. */
   enter(): void;
-  /** Tells peers which rank runs on this rank's thread now (null: none), so a wait on it is judged by that rank. */
-  showHolder?(holder: number | null): void;
 }
 
 /** Calls `fn` in a later macrotask (after every pending microtask), in order. */
@@ -51,14 +49,25 @@ export class RankHost {
     return this.#holder;
   }
 
-  /** Counts `turn` among the ranks of this thread (each is told who runs, see Turn.showHolder). */
+  /**
+   * Tells peers which rank runs on this thread now (null: none), so a wait on any rank of the thread is judged by
+   * that rank; one call a turn for the whole thread (rank-main.ts sets it once the ranks joined their world).
+   */
+  showHolder: ((holder: number | null) => void) | null = null;
+
+  /** Counts `turn` among the ranks of this thread. */
   join(turn: Turn): void {
     this.#turns.add(turn);
   }
 
+  /** The rank that joined this thread first: its call block holds the thread's turn (see showHolder). */
+  get lead(): number | undefined {
+    return this.#turns.values().next().value?.rank;
+  }
+
   #setHolder(turn: Turn | null): void {
     this.#holder = turn;
-    for (const t of this.#turns) t.showHolder?.(turn?.rank ?? null);
+    this.showHolder?.(turn?.rank ?? null);
   }
 
   /** Resolves once `turn` holds the thread (at once if it already does, or has exited). */
@@ -118,13 +127,141 @@ export class RankHost {
       setInterval: ((fn: unknown, ms?: number, ...args: unknown[]) =>
         setInterval(later(fn, args), ms)) as typeof setInterval,
     };
-    const global = ownGlobal(timers);
-    return { ...timers, globalThis: global, self: global, console: globalThis.console };
+    const sources = eventSourcesOnTurn(
+      (fn) => void this.acquire(turn).then(fn),
+      () => this.acquire(turn),
+    );
+    const global = ownGlobal({ ...timers, ...sources });
+    return { ...timers, ...sources, globalThis: global, self: global, console: globalThis.console };
   }
 }
 
-/** The timers and global object a program sees in place of the thread's. */
-export interface ProgramScope {
+/**
+ * What a program opens that wakes it later without a timer, made to wake it on its own turn, so the code that
+ * runs then sees its own tfjs engine state and globals (a thread-mate's are installed between its turns):
+ * fetch and what its Response reads resolve on the turn, and every event of a MessageChannel's ports, a
+ * BroadcastChannel or a WebSocket is delivered on it (listeners and on… handlers alike).
+ */
+export interface EventSources {
+  fetch: typeof fetch | undefined;
+  MessageChannel: typeof MessageChannel | undefined;
+  BroadcastChannel: typeof BroadcastChannel | undefined;
+  WebSocket: typeof WebSocket | undefined;
+}
+
+function eventSourcesOnTurn(
+  onTurn: (fn: () => void) => void,
+  turn: () => Promise<void>,
+): EventSources {
+  const settle = <T>(p: Promise<T>): Promise<T> =>
+    p.then(
+      (v) => turn().then(() => v),
+      (e: unknown) =>
+        turn().then(() => {
+          throw e;
+        }),
+    );
+  // A Response's reads (json(), text(), arrayBuffer()…) settle on the turn too.
+  const onTurnResponse = (r: Response) =>
+    new Proxy(r, {
+      get(target, key) {
+        const v: unknown = Reflect.get(target, key, target);
+        if (typeof v !== 'function') return v;
+        return (...a: unknown[]) => {
+          const out: unknown = (v as (...x: unknown[]) => unknown).apply(target, a);
+          return out instanceof Promise ? settle(out) : out;
+        };
+      },
+    });
+  const host = globalThis as Partial<typeof globalThis>;
+  const realFetch = host.fetch;
+  const Channel = host.MessageChannel;
+  const Broadcast = host.BroadcastChannel;
+  const Socket = host.WebSocket;
+  return {
+    fetch:
+      realFetch &&
+      (((...a: Parameters<typeof fetch>) =>
+        settle(realFetch(...a).then(onTurnResponse))) as typeof fetch),
+    MessageChannel:
+      Channel &&
+      class extends Channel {
+        constructor() {
+          super();
+          deliverOnTurn(this.port1, onTurn);
+          deliverOnTurn(this.port2, onTurn);
+        }
+      },
+    BroadcastChannel:
+      Broadcast &&
+      class extends Broadcast {
+        constructor(name: string) {
+          super(name);
+          deliverOnTurn(this, onTurn);
+        }
+      },
+    WebSocket:
+      Socket &&
+      (class extends Socket {
+        constructor(...a: ConstructorParameters<typeof WebSocket>) {
+          super(...a);
+          deliverOnTurn(this, onTurn);
+        }
+      } as typeof WebSocket),
+  };
+}
+
+type Listener = EventListenerOrEventListenerObject;
+
+/** Makes every listener and on… handler of `target` run through `onTurn` (the event object as it came). */
+function deliverOnTurn(target: EventTarget, onTurn: (fn: () => void) => void): void {
+  const wrapped = new WeakMap<object, EventListener>();
+  const wrap = (fn: unknown): unknown => {
+    if (typeof fn !== 'function' && typeof (fn as EventListenerObject)?.handleEvent !== 'function')
+      return fn;
+    let w = wrapped.get(fn as object);
+    if (!w) {
+      w = (event: Event) =>
+        onTurn(() => {
+          if (typeof fn === 'function') (fn as EventListener).call(target, event);
+          else (fn as EventListenerObject).handleEvent(event);
+        });
+      wrapped.set(fn as object, w);
+    }
+    return w;
+  };
+  const add = target.addEventListener.bind(target);
+  const remove = target.removeEventListener.bind(target);
+  Object.defineProperties(target, {
+    addEventListener: {
+      value: (type: string, fn: Listener | null, options?: AddEventListenerOptions | boolean) =>
+        add(type, wrap(fn) as Listener | null, options),
+    },
+    removeEventListener: {
+      value: (type: string, fn: Listener | null, options?: EventListenerOptions | boolean) =>
+        remove(type, ((fn && wrapped.get(fn)) ?? fn) as Listener | null, options),
+    },
+  });
+  for (let proto = Object.getPrototypeOf(target) as object | null; proto;) {
+    for (const name of Object.getOwnPropertyNames(proto)) {
+      const d = Object.getOwnPropertyDescriptor(proto, name);
+      if (!name.startsWith('on') || !d?.set || Object.hasOwn(target, name)) continue;
+      let handler: unknown = null;
+      Object.defineProperty(target, name, {
+        get: () => handler,
+        set: (fn: unknown) => {
+          handler = fn;
+          d.set!.call(target, wrap(fn));
+        },
+        configurable: true,
+      });
+    }
+    proto = Object.getPrototypeOf(proto) as object | null;
+  }
+}
+
+/** The timers, event sources and global object a program sees in place of the thread's. */
+export interface ProgramScope extends EventSources {
   setTimeout: typeof setTimeout;
   setInterval: typeof setInterval;
   globalThis: typeof globalThis;
@@ -137,6 +274,10 @@ export interface ProgramScope {
 export const ownThreadScope = (): ProgramScope => ({
   setTimeout: globalThis.setTimeout.bind(globalThis),
   setInterval: globalThis.setInterval.bind(globalThis),
+  fetch: (globalThis as Partial<typeof globalThis>).fetch?.bind(globalThis),
+  MessageChannel: (globalThis as Partial<typeof globalThis>).MessageChannel,
+  BroadcastChannel: (globalThis as Partial<typeof globalThis>).BroadcastChannel,
+  WebSocket: (globalThis as Partial<typeof globalThis>).WebSocket,
   globalThis,
   self: (globalThis as { self?: typeof globalThis }).self,
   console: globalThis.console,

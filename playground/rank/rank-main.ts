@@ -114,6 +114,16 @@ function ownEngineState(): () => void {
   };
 }
 
+let tfModuleObject: object | undefined;
+/**
+ * tfjs as `import` in a program sees it: marked as an ES module, so the compiled import takes it as it is
+ * instead of copying its thousand exports for every rank (seconds at 1,024 ranks); frozen like a module
+ * namespace, so no rank changes what its thread-mates import.
+ */
+function tfModule(): object {
+  return (tfModuleObject ??= Object.freeze({ ...tf, default: tf, __esModule: true }));
+}
+
 /** Runs the reader's program as one rank: picks a backend, joins the shared world, streams output, reports exit. */
 export async function runRank(start: RankStart, platform: BackendPlatform): Promise<void> {
   const { rank, events } = start;
@@ -249,7 +259,11 @@ export async function runRank(start: RankStart, platform: BackendPlatform): Prom
     }
     const { dist } = joined;
     const board = joined.comm.engine.board;
-    if (hosted) turn.showHolder = (holder) => board.setTurn(rank, holder);
+    if (hosted) {
+      const lead = host!.lead!;
+      board.shareThread(rank, lead);
+      host!.showHolder ??= (holder) => board.setHolder(lead, holder);
+    }
     installs.push(() => {
       chargeKernels(tf, sim);
       PeerLiveness.watchKernels(tf, board, rank);
@@ -259,8 +273,8 @@ export async function runRank(start: RankStart, platform: BackendPlatform): Prom
     // 'ranks' with this rank's own `dist` (not the thread's current one), so code that wakes outside its turn
     // (a WebSocket or port event the host does not queue) still reads its own rank.
     const modules: Record<string, unknown> = {
-      '@tensorflow/tfjs': tf,
-      ranks: Object.freeze({ ...ranksModule, dist }),
+      '@tensorflow/tfjs': tfModule(),
+      ranks: Object.freeze({ ...ranksModule, dist, __esModule: true }),
     };
     const require = (spec: string) => {
       if (!(spec in modules))

@@ -82,8 +82,8 @@ for (let s = 0; s < 2; s++) {
 
 describe('CLI arguments (issue 19, item 14)', () => {
   it.each([
-    [['--world', '0'], /--world must be a whole number from 1 to 256, got '0'/],
-    [['--world', '257'], /--world must be a whole number from 1 to 256, got '257'/],
+    [['--world', '0'], /--world must be a whole number from 1 to 1024, got '0'/],
+    [['--world', '1025'], /--world must be a whole number from 1 to 1024, got '1025'/],
     [['--world', '2.5'], /--world must be a whole number/],
     [['--backend', 'gpu'], /--backend must be one of auto, wasm, cpu, got 'gpu'/],
     [['--timeout', 'abc'], /--timeout must be a whole number from 1 to 2147483647, got 'abc'/],
@@ -142,11 +142,24 @@ describe('CLI arguments (issue 19, item 14)', () => {
         '--cluster',
         'h100-ndr',
         '--nodes',
-        '64',
+        '129',
         '--gpus-per-node',
         '8',
       ]),
-    ).toThrow(/64 × 8 GPUs, the world, must be a whole number from 1 to 256, got 512/);
+    ).toThrow(/129 × 8 GPUs, the world, must be a whole number from 1 to 1024, got 1032/);
+    // 128 nodes of 8 GPUs, the largest world (MAX_WORLD_SIZE, issue 30).
+    expect(
+      parseCliArgs([
+        'run',
+        'a.ts',
+        '--cluster',
+        'h100-ndr',
+        '--nodes',
+        '128',
+        '--gpus-per-node',
+        '8',
+      ]),
+    ).toMatchObject({ world: 1024 });
     expect(() => parseCliArgs(['run', 'a.ts', '--nodes', '2'])).toThrow(/need --cluster/);
   });
 
@@ -155,7 +168,7 @@ describe('CLI arguments (issue 19, item 14)', () => {
     writeFileSync(file, 'console.log(1);');
     for (const flags of [
       ['--world', '0'],
-      ['--world', '257'],
+      ['--world', '1025'],
       ['--backend', 'gpu'],
       ['--timeout', 'abc'],
       ['--timeout', '1e12'],

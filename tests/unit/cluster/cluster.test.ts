@@ -123,7 +123,7 @@ await dist.allReduce(tf.tensor([x]));`;
     });
     expect(logs(events, 0)).toEqual(['wasm']);
     expect(() => startCluster({ code: '', worldSize: 0 }, () => {})).toThrow(/worldSize/);
-    expect(() => startCluster({ code: '', worldSize: 257 }, () => {})).toThrow(/worldSize/);
+    expect(() => startCluster({ code: '', worldSize: 1025 }, () => {})).toThrow(/worldSize/);
     expect(() =>
       startCluster({ code: '', worldSize: 2, backend: 'tpu' as never }, () => {}),
     ).toThrow(/backend/);

@@ -108,6 +108,33 @@ describe('logical ranks: a world on fewer workers', () => {
     }
   }, 120_000);
 
+  it('send and recv around a ring of 40 ranks, both ways: mailboxes from the pool (above 16 ranks)', async () => {
+    // 32 KB through 26 KB slots streams in two chunks, so a send waits for its recv: even ranks send first.
+    const code = `import * as tf from '@tensorflow/tfjs';
+import { dist } from 'ranks';
+const n = dist.worldSize, next = (dist.rank + 1) % n, prev = (dist.rank + n - 1) % n;
+const big = () => dist.send(tf.fill([8000], dist.rank), { dst: next });
+const a = dist.rank % 2 === 0 ? (await big(), await dist.recv([8000], { src: prev })) : await dist.recv([8000], { src: prev });
+if (dist.rank % 2 === 1) await big();
+await dist.send(tf.fill([2], 1000 + dist.rank), { dst: prev });
+const b = await dist.recv([2], { src: next });
+console.log(JSON.stringify([(await a.data())[7999], (await b.data())[1]]));`;
+    const { result, events } = await runProgram({
+      code,
+      worldSize: 40,
+      workers: 2,
+      backend: 'cpu',
+    });
+    expect(errorTexts(events)).toEqual([]);
+    expect(result).toMatchObject({ ok: true, reason: 'finished' });
+    const got = lines(events).map((e) => [e.rank, JSON.parse(e.text)]);
+    expect(got).toHaveLength(40);
+    for (const [r, [fromPrev, fromNext]] of got) {
+      expect(fromPrev).toBe((r + 39) % 40);
+      expect(fromNext).toBe(1000 + ((r + 1) % 40));
+    }
+  }, 60_000);
+
   it('a line printed from a callback the host does not queue (a port message) still goes to its own rank', async () => {
     // The message wakes the rank outside its turn, while a thread-mate's globals are installed; the program's
     // console is its own all the same (rank-main.ts puts it in the program's scope).
@@ -122,6 +149,33 @@ console.log('woke', dist.rank);`;
     const woke = lines(events).filter((e) => e.text.startsWith('woke'));
     expect(woke.map((e) => e.rank).sort()).toEqual([0, 1, 2, 3]);
     for (const e of woke) expect(e.text).toBe(`woke ${e.rank}`);
+  }, 60_000);
+
+  it('code woken by a port message or a fetch runs on its own turn: its own tfjs variables, not a thread-mate’s', async () => {
+    // Each rank names a variable after itself; a thread-mate's engine state is installed between its turns. The
+    // port's handler and the code after fetch's answer (and its body read) must find the rank's own registry.
+    const code = `import * as tf from '@tensorflow/tfjs';
+import { dist } from 'ranks';
+tf.variable(tf.scalar(dist.rank), true, 'mine-' + dist.rank);
+const names = () => Object.keys(tf.engine().state.registeredVariables).join(',');
+const { port1, port2 } = new MessageChannel();
+const seen = new Promise((resolve) => { port2.onmessage = () => { port2.close(); resolve(names()); }; });
+port1.postMessage(0);
+const inHandler = await seen;
+const text = await (await fetch('data:,hello')).text();
+console.log(JSON.stringify({ inHandler, afterFetch: names(), text }));`;
+    const { result, events } = await runProgram({ code, worldSize: 4, workers: 1, backend: 'cpu' });
+    expect(errorTexts(events)).toEqual([]);
+    expect(result).toMatchObject({ ok: true, reason: 'finished' });
+    const got = lines(events).map((e) => ({ rank: e.rank, ...JSON.parse(e.text) }));
+    expect(got).toHaveLength(4);
+    for (const r of got)
+      expect(r).toEqual({
+        rank: r.rank,
+        inHandler: `mine-${r.rank}`,
+        afterFetch: `mine-${r.rank}`,
+        text: 'hello',
+      });
   }, 60_000);
 
   it('an endless loop in one logical rank is found and named, and the run ends', async () => {

@@ -13,6 +13,8 @@ import {
   NVLS_CHANNELS,
   NVLS_CHUNK_OVERHEAD_BYTES,
   NVLS_CHUNK_RULE,
+  NVLS_TREE_CHUNK_RULE,
+  NVLS_TREE_PIPELINE_CHUNKS_PER_LEVEL,
   PER_CHANNEL_MAX_GBS,
   THREAD_THRESHOLD_BYTES,
   LL_MAX_BW_MULTI_NODE_INTEL,
@@ -158,6 +160,33 @@ export function nvlsChunkEfficiency(c: ClusterShape, bytes: number): number {
   if (!Number.isFinite(next)) return eff(bytes);
   // time ∝ bytes / eff: at most the time of the threshold size with its larger chunk.
   return Math.max(eff(bytes), (bytes / next) * eff(next));
+}
+
+/** calcCollChunking's NVLS-tree chunk for this buffer (multi-node only). */
+export function nvlsTreeChunkBytes(c: ClusterShape, bytes: number): number {
+  const ops = NVLS_CHANNELS * nvlsHeads(c);
+  let chunk: number =
+    c.nodes >= 4 ? NVLS_TREE_CHUNK_RULE.maxChunkFromFourNodes : NVLS_TREE_CHUNK_RULE.maxChunk;
+  for (const s of NVLS_TREE_CHUNK_RULE.steps)
+    if (bytes < s.factor * ops * chunk && chunk > s.chunk) chunk = s.chunk;
+  return chunk;
+}
+
+/**
+ * The inter-node tree's pipeline ramp for NVLS-tree: each channel and head streams k chunks through
+ * a tree 2 × log2i(nNodes) levels deep (up and down), which takes about k + depth chunk-times, so
+ * the share is k / (k + depth). Chunk size is NCCL's (nvlsTreeChunkBytes); the depth per level is the
+ * model's one fitted cross-node constant (NVLS_TREE_PIPELINE_CHUNKS_PER_LEVEL). Time still grows with
+ * the buffer: within one chunk size it is (bytes + depth × ops × chunk) / bandwidth, and at a
+ * threshold the larger chunk only lengthens the fill.
+ */
+export function nvlsTreeRamp(c: ClusterShape, bytes: number): number {
+  if (c.nodes < 2) return 1;
+  const ops = NVLS_CHANNELS * nvlsHeads(c);
+  // Under one chunk per channel and head a buffer still crosses every level (as in treeLl128Ramp).
+  const k = Math.max(1, bytes / (ops * nvlsTreeChunkBytes(c, bytes)));
+  const depth = NVLS_TREE_PIPELINE_CHUNKS_PER_LEVEL * 2 * log2i(c.nodes);
+  return k / (k + depth);
 }
 
 /** NVLS heads: every GPU of a node heads a slice on one node; across nodes one head per NIC (the "NVLS Head" lines of NCCL INFO). */
@@ -344,7 +373,7 @@ function nvlsCandidate(
     algorithm: 'nvls-tree',
     protocol: 'Simple',
     latencyUs,
-    algBandwidth: Math.min(intra, inter),
+    algBandwidth: Math.min(intra, inter) * nvlsTreeRamp(c, bytes),
     channels,
   };
 }

@@ -144,6 +144,36 @@ export const NVLS_CHUNK_RULE = {
 export const NVLS_CHUNK_OVERHEAD_BYTES = Math.round(131072 * (315.18 / 270.63 - 1));
 
 /**
+ * NVLS-tree chunk size by buffer (https://github.com/NVIDIA/nccl/blob/v2.26.2-1/src/enqueue.cc
+ * calcCollChunking, `NCCL_ALGO_NVLS_TREE` branch; the same rule in v2.30, where the cap moved to
+ * src/transport/nvls.cc): the chunk starts at nvlsChunkSize (128 KiB, NCCL_NVLS_CHUNKSIZE's default in
+ * src/transport/nvls.cc), capped at 64 KiB from 4 nodes on (NCCL_NVLSTREE_MAX_CHUNKSIZE's default:
+ * `comm->nNodes >= 4 ? 65536 : chunkSize`), then cut to 64 KiB below 4 × ops × chunk and to 32 KiB
+ * below 1 × ops × chunk, where ops = channels × NVLS heads. (The source's 256 KiB and 128 KiB steps
+ * never bind from a 128 KiB start.)
+ */
+export const NVLS_TREE_CHUNK_RULE = {
+  maxChunk: 131072,
+  maxChunkFromFourNodes: 65536,
+  steps: [
+    { factor: 4, chunk: 65536 },
+    { factor: 1, chunk: 32768 },
+  ],
+} as const;
+
+/**
+ * The model's one cross-node constant for NVLS-tree: how many chunk-times the inter-node tree's
+ * pipeline takes to fill and drain, per tree level each way (2 × log2i(nNodes) levels, the count
+ * NCCL's tuner charges NVLS-tree latency for). A channel that carries k chunks then runs at
+ * k / (k + this × 2 × log2i(nNodes)) of the NVLS-tree bandwidth. NCCL's source has no such term
+ * (its tuner charges NVLS-tree a bandwidth and a latency, nothing per chunk). FITTED on the fit split
+ * only: nccl-tests#309's bare-metal 2-node XE9680 sweep (NCCL 2.26.2, 8 NDR NICs per node), the value
+ * with the smallest RMS log error over its 1 MiB – 1 GiB rows (flat at 0.066 from 0.7 to 0.9; 0.8
+ * taken); 4 and 8 nodes are predictions (tests/calibration/published-sweeps.ts says why this split).
+ */
+export const NVLS_TREE_PIPELINE_CHUNKS_PER_LEVEL = 0.8;
+
+/**
  * Tree/LL128 chunking (src/enqueue.cc calcCollChunking, v2.19–v2.28, `algorithm == NCCL_ALGO_TREE &&
  * protocol == NCCL_PROTO_LL128` branch): a chunk starts at one LL128 step, stepSize =
  * NCCL_LL128_ELEMS_PER_THREAD 120 × NCCL_LL128_MAX_NTHREADS 640 × 8 B (src/include/device.h,

@@ -5,6 +5,7 @@ import {
   predictCollective,
 } from '../../playground/simulation/collective-model.ts';
 import { PUBLISHED_SWEEPS, type PublishedSweep, type SweepSplit } from './published-sweeps.ts';
+import { NOT_MODELLED } from './not-modelled.ts';
 
 export interface SweepRow {
   sweep: PublishedSweep;
@@ -53,6 +54,17 @@ export function sweepRows(split?: SweepSplit): SweepRow[] {
   return out;
 }
 
+/** How many rows fall within ±10 %, ±25 % and ±50 % of the published busbw. */
+export function sweepBands(rows: readonly SweepRow[]) {
+  const within = (t: number) => rows.filter((r) => Math.abs(r.error) <= t).length;
+  return {
+    points: rows.length,
+    within10: within(0.1),
+    within25: within(0.25),
+    within50: within(0.5),
+  };
+}
+
 export function sweepSummary(rows: readonly SweepRow[]) {
   const within = rows.filter((r) => Math.abs(r.error) <= SWEEP_TOLERANCE).length;
   const outliers = rows.filter((r) => Math.abs(r.error) > SWEEP_OUTLIER).length;
@@ -75,9 +87,19 @@ export function sweepMarkdown(): string {
       `${split}: ${s.within}/${s.points} within ±${SWEEP_TOLERANCE * 100} % (${(s.share * 100).toFixed(0)} %), ${s.outliers} beyond ±${SWEEP_OUTLIER * 100} %`,
     );
   }
-  lines.push('', 'Not modelled:');
+  const b = sweepBands(sweepRows('held-out'));
+  lines.push(
+    '',
+    `held-out bands: ${b.within10} within ±10 %, ${b.within25} within ±25 %, ${b.within50} within ±50 % of ${b.points}`,
+  );
+  lines.push('', 'Not modelled (sweeps):');
   for (const sw of PUBLISHED_SWEEPS.filter((s) => s.split === 'not-modelled'))
     lines.push(`- ${sw.id} (${sw.rows.length} rows, ${sw.source}): ${sw.note}`);
+  lines.push('', 'Not modelled (regimes, tests/calibration/not-modelled.ts):');
+  for (const n of NOT_MODELLED)
+    lines.push(
+      `- ${n.id}${n.points ? ` (${n.points.sweep}, ${n.points.fromBytes}–${n.points.toBytes} B)` : ''}: ${n.what}. ${n.why} (${n.source})`,
+    );
   return lines.join('\n');
 }
 

@@ -4,6 +4,9 @@ import { GPUS } from '../../playground/simulation/presets.ts';
 import {
   flopsPerToken,
   fsdpStep,
+  H100_GRAND_TETON,
+  LLAMA2_13B,
+  LLAMA3_70B,
   LLAMA3_8B,
   SIM_DEFAULT_EFFICIENCY,
 } from '../../src/lib/figures/training-throughput.ts';
@@ -11,13 +14,35 @@ import {
   PUBLISHED_THROUGHPUT,
   throughputMarkdown,
   throughputRows,
-  throughputRowsAtSxmPeak,
 } from './published-throughput.ts';
 
+/** MFU as torchtitan computes it: FLOPs per token × tokens/s ÷ peak. */
+const mfu = (flops: number, tps: number, peak: number) => (flops * tps) / peak;
+
 describe('published training throughput through the simulation (issue 31, end to end)', () => {
-  it('counts the FLOPs torchtitan’s MFU counts: 2,904 tok/s on an A100 is its published 56.8 %', () => {
-    const mfu = (flopsPerToken(LLAMA3_8B) * 2904) / GPUS.a100.bf16Flops.value;
-    expect(mfu).toBeCloseTo(0.568, 3);
+  it('counts the FLOPs torchtitan’s MFU counts: each A100 figure gives its published MFU', () => {
+    const a100 = GPUS.a100.bf16Flops.value;
+    expect(mfu(flopsPerToken(LLAMA3_8B), 2904, a100)).toBeCloseTo(0.568, 3);
+    expect(mfu(flopsPerToken(LLAMA3_70B), 331, a100)).toBeCloseTo(0.517, 3);
+    expect(mfu(flopsPerToken(LLAMA2_13B), 2162, a100)).toBeCloseTo(0.611, 3);
+  });
+
+  it('why the H100 rows are not reproduced: torchtitan’s own "33% to 39% MFU" against the SXM peak', () => {
+    // The December 2024 benchmark leaves the 128,256 × 4,096 embedding out of its count; with it out,
+    // its FSDP rows (5,762 eager, 6,667 with torch.compile, 8 GPUs) give exactly the 33 % and 39 % it states.
+    const embedding = 128256 * 4096;
+    const sxm = GPUS.h100.bf16Flops.value;
+    expect(H100_GRAND_TETON.bf16Flops.value).toBe(sxm);
+    expect(mfu(flopsPerToken(LLAMA3_8B, embedding), 5762, sxm)).toBeCloseTo(0.337, 3);
+    expect(mfu(flopsPerToken(LLAMA3_8B, embedding), 6667, sxm)).toBeCloseTo(0.39, 3);
+    // The simulation's 50 % of peak is the A100 runs' range (51–61 %), not this 500 W part's 33 %:
+    // so its H100 rows come out about 40 % fast, shown and not counted.
+    const h100 = throughputRows().filter((r) => !r.published.peakPublished);
+    expect(h100).toHaveLength(2);
+    for (const r of h100) {
+      expect(r.error).toBeGreaterThan(0.35);
+      expect(r.error).toBeLessThan(0.5);
+    }
   });
 
   it('uses the simulation’s default efficiency, not a constant fitted to these figures', () => {
@@ -31,22 +56,14 @@ describe('published training throughput through the simulation (issue 31, end to
     }
   });
 
-  it('reproduces at least three published figures within ±25 %', () => {
-    const rows = throughputRows();
+  it('reproduces at least three published figures, on GPUs whose peak is published, within ±25 %', () => {
+    const rows = throughputRows().filter((r) => r.published.peakPublished);
     expect(rows.length).toBeGreaterThanOrEqual(3);
     for (const r of rows) expect(Math.abs(r.error), throughputMarkdown()).toBeLessThanOrEqual(0.25);
     // Pinned (simulated cluster; published figures as cited in published-throughput.ts).
-    expect(rows.map((r) => Math.round(r.predicted.tokensPerSecondPerGpu))).toEqual(PINNED);
-  });
-
-  it('says how much the H100 peak choice matters: the SXM datasheet peak is about 40 % fast', () => {
-    const sxm = throughputRowsAtSxmPeak();
-    const h100 = sxm.filter((r) => r.published.run.gpu !== undefined);
-    expect(h100).toHaveLength(2);
-    for (const r of h100) {
-      expect(r.error).toBeGreaterThan(0.35);
-      expect(r.error).toBeLessThan(0.5);
-    }
+    expect(throughputRows().map((r) => Math.round(r.predicted.tokensPerSecondPerGpu))).toEqual(
+      PINNED,
+    );
   });
 
   it('slows down when communication cannot hide: the same 8B step over 100 GbE Ethernet', () => {
@@ -58,4 +75,4 @@ describe('published training throughput through the simulation (issue 31, end to
   });
 });
 
-const PINNED = [6798, 6825, 2547];
+const PINNED = [8040, 8079, 2547, 319, 1765];

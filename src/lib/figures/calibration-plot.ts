@@ -5,6 +5,8 @@
 export interface PlotPoint {
   bytes: number;
   busbw: number;
+  /** A measured point in the calibration's not-modelled list (drawn hollow). */
+  notModelled?: boolean;
 }
 
 export interface SweepPanel {
@@ -18,7 +20,7 @@ export interface SweepPanel {
 export interface PanelGeometry {
   width: number;
   height: number;
-  measured: { x: number; y: number; label: string }[];
+  measured: { x: number; y: number; label: string; notModelled: boolean }[];
   predictedPath: string;
   xTicks: { x: number; label: string }[];
   yTicks: { y: number; label: string }[];
@@ -62,7 +64,8 @@ export function panelGeometry(p: SweepPanel, width = 560, height = 300): PanelGe
     measured: p.measured.map((q) => ({
       x: round(sx(q.bytes)),
       y: round(sy(q.busbw)),
-      label: `${SIZE_LABEL(q.bytes)}B: ${q.busbw.toFixed(2)} GB/s measured`,
+      label: `${SIZE_LABEL(q.bytes)}B: ${q.busbw.toFixed(2)} GB/s measured${q.notModelled ? ' (not modelled)' : ''}`,
+      notModelled: q.notModelled === true,
     })),
     predictedPath: p.predicted
       .map((q, i) => `${i ? 'L' : 'M'}${round(sx(q.bytes))},${round(sy(q.busbw))}`)

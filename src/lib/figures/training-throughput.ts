@@ -43,35 +43,58 @@ export const LLAMA3_8B: TransformerShape = {
   seqLen: 8192,
 };
 
+/** Llama 3 70B as torchtitan builds it (the same file, "70B": dim 8192, 80 layers, 64 heads, 8 KV heads, FFN 28,672): 70.55 B parameters with embeddings. */
+export const LLAMA3_70B: TransformerShape = {
+  name: 'Llama 3 70B',
+  params: 70.55e9,
+  layers: 80,
+  heads: 64,
+  dim: 8192,
+  seqLen: 8192,
+};
+
+/** Llama 2 13B as torchtitan builds it (torchtitan/models/llama/__init__.py llama2_configs "13B": dim 5120, 40 layers, 40 heads, FFN 13,824, vocabulary 32,000; sequence 4,096): 13.016 B parameters. */
+export const LLAMA2_13B: TransformerShape = {
+  name: 'Llama 2 13B',
+  params: 13.016e9,
+  layers: 40,
+  heads: 40,
+  dim: 5120,
+  seqLen: 4096,
+};
+
 /**
  * The FLOPs torchtitan's MFU counts per token (torchtitan/utils.py get_num_flop_per_token, commit
  * 4d88a8a): 6 × params + 12 × layers × heads × head_dim × seq_len (attention's matmuls, causal
- * sparsity not discounted, recomputation not counted).
+ * sparsity not discounted, recomputation not counted). docs/performance.md's A100 MFUs (56.8 %,
+ * 51.7 %, 61.1 %) come out of this count with every parameter; the December 2024 H100 benchmark's
+ * "33% to 39% MFU" comes out of it only with the embedding table left out (`excludeEmbedding`, the
+ * vocabulary × dim parameters of the input embedding), as later torchtitan counts.
  */
-export function flopsPerToken(m: TransformerShape): number {
-  return 6 * m.params + 12 * m.layers * m.heads * (m.dim / m.heads) * m.seqLen;
+export function flopsPerToken(m: TransformerShape, excludeEmbedding = 0): number {
+  return 6 * (m.params - excludeEmbedding) + 12 * m.layers * m.heads * (m.dim / m.heads) * m.seqLen;
 }
 
 /**
  * The H100 torchtitan's 2024 benchmarks ran on (benchmarks/llama3_h100_202412_torchtitan.md, Grand
- * Teton: "96GB HBM2e with 2.4 TB/sec peak memory bandwidth", "the default 500W power limit"). Its bf16
- * peak is not published: docs/performance.md (torchtitan commit 4d88a8a) says "the actual peak TFLOPs
- * number is between SXM and NVL, and we don't know its exact value". The book takes the NVL end,
- * 835.5 TFLOPS dense (NVIDIA H100 datasheet, H100 NVL column: BF16 Tensor Core 1,671 TFLOPS with
- * sparsity), a choice inside the published range, not a measurement; with the SXM peak the same
- * reproduction is about 40 % fast (the test pins both).
+ * Teton: "96GB HBM2e with 2.4 TB/sec peak memory bandwidth", "the default 500W power limit"). Its
+ * true bf16 peak is not published (footnote 2: "between SXM and NVL, and we don't know its exact
+ * value"), so the book charges it the peak torchtitan itself divides by for its MFU, the SXM
+ * datasheet's 989.4 TFLOPS, and says what that implies: at the simulation's 50 % the step comes out
+ * about 40 % faster than published, because this part reached 33 % of that peak (torchtitan: "33% to
+ * 39% MFU", without and with torch.compile), where the A100 runs of the same FSDP2 code reach 51–61 %.
  */
 export const H100_GRAND_TETON: GpuSpec = {
   name: 'H100 SXM 96GB HBM2e at 500 W (Grand Teton)',
   bf16Flops: {
-    value: 835.5e12,
+    value: 989.4e12,
     source:
-      'https://github.com/pytorch/torchtitan/blob/4d88a8a44fe439f73f564b83d60b29a906ef3507/docs/performance.md (footnote 1: peak between SXM and NVL) and https://resources.nvidia.com/en-us-tensor-core/nvidia-tensor-core-gpu-datasheet (H100 NVL: BF16 1,671 TFLOPS with sparsity → 835.5 dense)',
+      'https://github.com/pytorch/torchtitan/blob/820504e20d1149fbf0b98c567af24c4b0433b22d/benchmarks/llama3_h100_202412_torchtitan.md (footnote 2: the MFU divides by the SXM peak; the true peak of the 500 W part is unknown) and https://resources.nvidia.com/en-us-tensor-core/nvidia-tensor-core-gpu-datasheet (H100 SXM: BF16 1,979 TFLOPS with sparsity → 989.4 dense)',
   },
   fp32Flops: {
-    value: 60e12,
+    value: 67e12,
     source:
-      'https://resources.nvidia.com/en-us-tensor-core/nvidia-tensor-core-gpu-datasheet (H100 NVL FP32 60 TFLOPS, the same end of the range)',
+      'https://resources.nvidia.com/en-us-tensor-core/nvidia-tensor-core-gpu-datasheet (H100 SXM FP32 67 TFLOPS)',
   },
   hbmBandwidth: {
     value: 2.4e12,

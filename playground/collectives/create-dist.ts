@@ -1,11 +1,5 @@
 import type * as tfNamespace from '@tensorflow/tfjs';
-import type {
-  Backend,
-  CommStats,
-  Dtype,
-  SimulatedClusterOptions,
-  TraceEvent,
-} from '../contract/protocol.ts';
+import type { Backend, CommStats, Dtype, TraceEvent } from '../contract/protocol.ts';
 import {
   checkDtype,
   checkOptions,
@@ -20,6 +14,7 @@ import { loadReduceKernel } from './kernel/reduce-kernel.ts';
 import { PeerLiveness } from './peer-liveness.ts';
 import type { ProcessGroup } from './process-group.ts';
 import type { RankClock } from '../simulation/rank-clock.ts';
+import type { ResolvedCluster } from '../simulation/cluster-options.ts';
 import {
   startRankClock,
   type RankSimulation,
@@ -44,7 +39,7 @@ export interface RankEnv {
   onNotice?: (text: string) => void;
   now?: () => number;
   /** Run in virtual time on this simulated cluster, reporting to `sinks`. */
-  simulation?: { cluster: SimulatedClusterOptions; sinks: SimulationSinks };
+  simulation?: { cluster: ResolvedCluster; sinks: SimulationSinks };
   /** This rank shares its thread with other logical ranks (see EngineEnv.hosted). */
   hosted?: boolean;
   /** With `hosted`: resolves once this rank may run again; a collective's result is handed over only then. */

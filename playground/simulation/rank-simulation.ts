@@ -413,15 +413,18 @@ export class RankSimulation implements RankClock {
     members: readonly number[],
     issued: IssuedCall,
   ): CollectivePrediction {
+    // The registry entry's algorithm (if it forces one) times the call, charged or not.
+    const forced = cost.algorithm ? { algorithm: cost.algorithm } : {};
     if (issued.charged)
       return groupCollectivePrediction(
         this.shape,
         issued.charged.collective,
         issued.charged.bytes,
         members,
+        issued.charged.collective === cost.collective ? forced : {},
       );
     const bytes = cost.bytes(length * 4 * issued.byteScale, members.length);
-    return groupCollectivePrediction(this.shape, cost.collective, bytes, members);
+    return groupCollectivePrediction(this.shape, cost.collective, bytes, members, forced);
   }
 
   /** Modelled bytes of a call, for its trace span. */

@@ -14,10 +14,10 @@ import { loadReduceKernel } from './kernel/reduce-kernel.ts';
 import { PeerLiveness } from './peer-liveness.ts';
 import type { ProcessGroup } from './process-group.ts';
 import type { RankClock } from '../simulation/rank-clock.ts';
-import type { ResolvedCluster } from '../simulation/cluster-options.ts';
 import {
   startRankClock,
   type RankSimulation,
+  type ResolvedCluster,
   type SimulationSinks,
 } from '../simulation/start-rank-clock.ts';
 import { CallWork } from './call-work.ts';

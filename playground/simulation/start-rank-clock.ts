@@ -4,6 +4,7 @@ import { REAL_TIME_CLOCK, type RankClock } from './rank-clock.ts';
 import { RankSimulation, type SimulationSinks } from './rank-simulation.ts';
 
 export type { RankSimulation, SimulationSinks } from './rank-simulation.ts';
+export type { ResolvedCluster } from './cluster-options.ts';
 
 /**
  * `clock` is what the process group times every call with; `sim` is the same clock when it is simulated

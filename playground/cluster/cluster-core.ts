@@ -238,9 +238,11 @@ export function startClusterOn(
   const elapsed = () => epochNow() - runStart;
   const { worldSize, backend = 'auto', timeoutMs = DEFAULT_TIMEOUT_MS } = options;
   checkWorld(worldSize, backend);
-  if (options.cluster) {
-    // Resolved once here, at run start, for the CLI and the page alike (simulation/cluster-options.ts).
-    const { shape, world } = resolveCluster(options.cluster);
+  // Resolved once here, at run start, for the CLI and the page alike (simulation/cluster-options.ts); every
+  // rank receives it in its start message and never resolves it again.
+  const cluster = options.cluster ? resolveCluster(options.cluster) : undefined;
+  if (cluster) {
+    const { shape, world } = cluster;
     if (world !== worldSize)
       throw new Error(
         `cluster ${describeShape(shape)} has ${world} GPUs, but worldSize is ${worldSize}`,
@@ -363,7 +365,7 @@ export function startClusterOn(
             logCounters,
             tensorBudgetBytes: tensorBudgetPerRank(worldSize, options.tensorBudgetBytes),
             hosted: claimed.hosted[rank]!,
-            ...(options.cluster ? { cluster: options.cluster } : {}),
+            ...(cluster ? { cluster } : {}),
             events: channel.port2,
           },
           [channel.port2],

@@ -2,6 +2,9 @@
  * Every collective the engine runs, keyed by (collective, algorithm): how it runs over the shared memory,
  * and what it costs in virtual time (the cluster model's collective and the bytes nccl-tests would count).
  * A new algorithm is one entry here (plus its name in contract/protocol.ts if a reader may choose it).
+ * The clock times a call by its entry's cost (simulation/rank-simulation.ts collectivePrediction): an
+ * entry whose cost names an NCCL algorithm (`algorithm: 'tree'`, …) is timed as that algorithm, as
+ * NCCL_ALGO forces it; one that names none is timed as NCCL's tuner would run it.
  * 'direct': every member reads the regions it needs straight from the shared memory, not around a ring.
  */
 import type { CollectiveKind } from '../contract/protocol.ts';
@@ -41,6 +44,10 @@ interface AlgorithmEntry {
 
 export const COLLECTIVE_ALGORITHMS = {
   allReduce: {
+    // 'ring' and 'two-shot' are this machine's shared-memory algorithms (the book's ring, and the CPU's
+    // faster one): how the result is computed here, not a choice PyTorch offers on a GPU cluster, where
+    // all_reduce reaches ncclAllReduce, which takes no algorithm (nccl.h) and runs its tuner's pick
+    // unless the process sets NCCL_ALGO. So both are timed as the tuner's choice (no `algorithm`).
     ring: { run: ringAllReduceRound, cost: ALL_REDUCE },
     'two-shot': { run: twoShotAllReduceRound, cost: ALL_REDUCE },
   },

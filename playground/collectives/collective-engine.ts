@@ -59,10 +59,6 @@ export class CollectiveEngine {
   readonly nextSeq: (slot: number) => number;
   /** The clock every call is timed with: real time, or a simulated cluster's (set once by joinWorld). */
   clock: RankClock = REAL_TIME_CLOCK;
-  /** The clock when it is virtual (a simulated run), else null: waits that time out in virtual time ask it. */
-  get sim(): RankClock | null {
-    return this.clock.virtual ? this.clock : null;
-  }
   readonly #arrivals: Float64Array;
   /** Readers of this rank's region from its last use: they must be done before it is overwritten. */
   #lastRegionUse: { group: GroupInfo; target: number } | null = null;

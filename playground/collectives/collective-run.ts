@@ -250,7 +250,7 @@ export class CollectiveRun {
   ): void {
     const e = this.engine;
     e.throwIfPoisoned();
-    if (e.sim) this.#checkDead(group);
+    if (e.clock.virtual) this.#checkDead(group);
     if (group === this.group && stalledMs > 0) this.#verify(peer);
     const now = e.env.now();
     if (suspicion.confirmed(blockingCall(e.board, e.rank, this.group.slot, peer, e.nextSeq), now)) {
@@ -275,7 +275,7 @@ export class CollectiveRun {
       e.fail(exitedPeerMessage(e.rank, this.place, peer, e.describeRank(peer)));
     // In virtual time a result must not depend on this machine's speed: no wall-clock watchdog there
     // (the run's time limit still bounds it; a planned death times out in virtual time, above).
-    if (verdict === 'fire' && !e.sim) this.#watchdog(group, target, peer);
+    if (verdict === 'fire' && !e.clock.virtual) this.#watchdog(group, target, peer);
   }
 
   /** In a simulated run, a member that died (a planned fault) never arrives: time out as NCCL would, naming it. */
@@ -287,7 +287,7 @@ export class CollectiveRun {
       (m) => dead.includes(m) && e.board.peerCall(group.slot, m, this.seq) === 'not-yet',
     );
     if (missing.length === 0) return;
-    const timeout = e.sim!.timeoutSeconds;
+    const timeout = e.clock.timeoutSeconds;
     e.fail(
       virtualTimeoutMessage(e.rank, this.place, timeout, this.virtualArrival + timeout, missing),
     );

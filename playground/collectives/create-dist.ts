@@ -1,11 +1,5 @@
 import type * as tfNamespace from '@tensorflow/tfjs';
-import type {
-  Backend,
-  CommStats,
-  Dtype,
-  SimulatedClusterOptions,
-  TraceEvent,
-} from '../contract/protocol.ts';
+import type { Backend, CommStats, Dtype, TraceEvent } from '../contract/protocol.ts';
 import {
   checkDtype,
   checkOptions,
@@ -23,6 +17,7 @@ import type { RankClock } from '../simulation/rank-clock.ts';
 import {
   startRankClock,
   type RankSimulation,
+  type ResolvedCluster,
   type SimulationSinks,
 } from '../simulation/start-rank-clock.ts';
 import { CallWork } from './call-work.ts';
@@ -44,7 +39,7 @@ export interface RankEnv {
   onNotice?: (text: string) => void;
   now?: () => number;
   /** Run in virtual time on this simulated cluster, reporting to `sinks`. */
-  simulation?: { cluster: SimulatedClusterOptions; sinks: SimulationSinks };
+  simulation?: { cluster: ResolvedCluster; sinks: SimulationSinks };
   /** This rank shares its thread with other logical ranks (see EngineEnv.hosted). */
   hosted?: boolean;
   /** With `hosted`: resolves once this rank may run again; a collective's result is handed over only then. */

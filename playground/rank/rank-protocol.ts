@@ -1,10 +1,6 @@
 import type { SharedWorld } from '../collectives/shared-world.ts';
-import type {
-  Backend,
-  BackendChoice,
-  ClusterEvent,
-  SimulatedClusterOptions,
-} from '../contract/protocol.ts';
+import type { Backend, BackendChoice, ClusterEvent } from '../contract/protocol.ts';
+import type { ResolvedCluster } from '../simulation/cluster-options.ts';
 
 /** What the cluster hands each rank worker to start it. */
 export interface RankStart {
@@ -21,8 +17,8 @@ export interface RankStart {
   logCounters: Int32Array;
   /** Ranks of this run on this rank's worker (logical ranks, rank-host.ts); 1 or absent: the worker is its own. */
   hosted?: number;
-  /** The simulated cluster, in a run in virtual time. */
-  cluster?: SimulatedClusterOptions;
+  /** The simulated cluster, in a run in virtual time: resolved once by the cluster at run start. */
+  cluster?: ResolvedCluster;
   /** Events go here, in order (log lines as arrays of events); the last one a rank sends is its `exit`. */
   events: MessagePort;
 }

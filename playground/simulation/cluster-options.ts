@@ -15,7 +15,13 @@ export const DEFAULT_SIM_TIMEOUT_SECONDS = 600;
 export type ClusterRequest = Omit<SimulatedClusterOptions, 'nodes' | 'gpusPerNode'> &
   Partial<Pick<SimulatedClusterOptions, 'nodes' | 'gpusPerNode'>>;
 
+/**
+ * Plain data (structured-clonable): the cluster resolves it once at run start and hands it to every rank in
+ * its start message (rank/rank-protocol.ts RankStart), so no rank resolves the options again.
+ */
 export interface ResolvedCluster {
+  /** The run's options as given, with nodes and GPUs per node filled in from the shape. */
+  readonly options: SimulatedClusterOptions;
   /** The preset laid out as nodes × GPUs per node. */
   readonly shape: ClusterShape;
   /** nodes × GPUs per node: the run's world size. */
@@ -33,6 +39,7 @@ export function resolveCluster(options: ClusterRequest): ResolvedCluster {
   if (!(efficiency > 0 && efficiency <= 1))
     throw new RangeError(`efficiency must be in (0, 1], got ${efficiency}`);
   return {
+    options: { ...options, nodes: shape.nodes, gpusPerNode: shape.gpusPerNode },
     shape,
     world: worldSize(shape),
     efficiency,

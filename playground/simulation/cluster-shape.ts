@@ -7,7 +7,11 @@ export interface ClusterShape {
   gpusPerNode: number;
 }
 
-/** The book's playgrounds run at most this many real ranks; the model itself accepts larger worlds. */
+/**
+ * Largest world a run without a preset takes on this machine, in real time: past it, the times would be the
+ * ranks' wait for a core. The page reads it (src/lib/playground/cluster-choices.ts MAX_REAL_TIME_WORLD); a
+ * simulated run goes to the runtime's MAX_WORLD_SIZE (contract/protocol.ts), the model further still.
+ */
 export const MAX_REAL_RANKS = 16;
 /** Larger worlds are for figures (thousands of GPUs), not for anything that allocates per rank. */
 export const MAX_MODEL_NODES = 4096;

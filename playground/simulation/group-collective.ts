@@ -6,6 +6,7 @@ import {
   predictCollective,
   type Collective,
   type CollectivePrediction,
+  type PredictOptions,
 } from './collective-model.ts';
 import { clusterShape, nodeOfRank, type ClusterShape } from './cluster-shape.ts';
 
@@ -15,6 +16,7 @@ export function groupCollectivePrediction(
   kind: Collective,
   bytes: number,
   members: readonly number[],
+  opts: PredictOptions = {},
 ): CollectivePrediction {
   const nodes = new Map<number, number>();
   for (const r of members)
@@ -25,6 +27,7 @@ export function groupCollectivePrediction(
     members.length < 2 ? clusterShape(shape.preset, 1, 1) : sub,
     kind,
     bytes,
+    opts,
   );
 }
 

@@ -4,7 +4,7 @@
  * (rank-simulation.ts). As ASTRA-sim puts its network behind one API, the collectives never ask which.
  */
 import type { CollectiveKind } from '../contract/protocol.ts';
-import type { Collective } from './collective-model.ts';
+import type { Algorithm, Collective } from './collective-model.ts';
 import type { PendingEnd } from './program-clock.ts';
 
 export type { PendingEnd } from './program-clock.ts';
@@ -19,6 +19,12 @@ export interface CollectiveCost {
   bytes(rankBytes: number, groupSize: number): number;
   /** False for a call that moves no data (a barrier): its span shows no bytes. */
   carriesData: boolean;
+  /**
+   * The NCCL algorithm the call is timed as, forced as NCCL_ALGO forces it (collective-model.ts
+   * predictCollective's `algorithm`); absent: NCCL's tuner picks the fastest, as it does for every call
+   * that sets no NCCL_ALGO (ncclAllReduce in nccl.h takes no algorithm argument).
+   */
+  algorithm?: Algorithm;
 }
 
 /** What timing a collective needs from the collectives that carry it. */

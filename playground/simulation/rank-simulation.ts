@@ -11,7 +11,7 @@ import type {
 } from '../contract/protocol.ts';
 import { chargedModel, type ChargedModel } from './charged-model.ts';
 import { worldSize, type ClusterShape } from './cluster-shape.ts';
-import { resolveCluster } from './cluster-options.ts';
+import type { ResolvedCluster } from './cluster-options.ts';
 import { predictSendRecv, type Collective, type CollectivePrediction } from './collective-model.ts';
 import { groupCollectivePrediction } from './group-collective.ts';
 import { ProgramClock, type PendingEnd, type SpanMeta } from './program-clock.ts';
@@ -103,8 +103,9 @@ export class RankSimulation implements RankClock {
   /** Set by the runtime: marks this rank dead in shared memory and parks it. */
   onDeath: (step: number) => Promise<never> = () => new Promise<never>(() => {});
 
-  constructor(rank: number, options: SimulatedClusterOptions, sinks: SimulationSinks) {
-    const cluster = resolveCluster(options);
+  /** `cluster` was resolved once at run start (cluster/cluster-core.ts); a rank never resolves it again. */
+  constructor(rank: number, cluster: ResolvedCluster, sinks: SimulationSinks) {
+    const options = cluster.options;
     this.shape = cluster.shape;
     const world = cluster.world;
     if (!(rank >= 0 && rank < world))
@@ -412,15 +413,18 @@ export class RankSimulation implements RankClock {
     members: readonly number[],
     issued: IssuedCall,
   ): CollectivePrediction {
+    // The registry entry's algorithm (if it forces one) times the call, charged or not.
+    const forced = cost.algorithm ? { algorithm: cost.algorithm } : {};
     if (issued.charged)
       return groupCollectivePrediction(
         this.shape,
         issued.charged.collective,
         issued.charged.bytes,
         members,
+        issued.charged.collective === cost.collective ? forced : {},
       );
     const bytes = cost.bytes(length * 4 * issued.byteScale, members.length);
-    return groupCollectivePrediction(this.shape, cost.collective, bytes, members);
+    return groupCollectivePrediction(this.shape, cost.collective, bytes, members, forced);
   }
 
   /** Modelled bytes of a call, for its trace span. */

@@ -4,6 +4,9 @@ import {
   collectiveCost,
   COLLECTIVE_ALGORITHMS,
 } from '../../../playground/collectives/collective-algorithms.ts';
+import { ALGORITHMS, predictCollective } from '../../../playground/simulation/collective-model.ts';
+import { resolveCluster } from '../../../playground/simulation/cluster-options.ts';
+import { RankSimulation } from '../../../playground/simulation/rank-simulation.ts';
 
 describe('one registry: (collective, algorithm) → how it runs and what it costs', () => {
   it('every collective kind runs by at least one algorithm, and every all-reduce a reader may name is there', () => {
@@ -35,5 +38,41 @@ describe('one registry: (collective, algorithm) → how it runs and what it cost
       expect(cost.carriesData, kind).toBe(kind !== 'barrier');
     }
     expect(() => collectiveCost('allReduce', 'tree')).toThrow(/no algorithm 'tree'/);
+  });
+
+  it('the clock times a call by its entry: a forced NCCL algorithm as NCCL_ALGO would, none as the tuner picks', () => {
+    // 2 nodes × 2 GPUs, 16 MiB: the tuner picks tree here, so forcing ring is visible.
+    const cluster = resolveCluster({ preset: 'h100-ndr', nodes: 2, gpusPerNode: 2 });
+    const sim = new RankSimulation(0, cluster, {
+      trace: () => {},
+      step: () => {},
+      notice: () => {},
+    });
+    const members = [0, 1, 2, 3];
+    const length = (16 << 20) / 4;
+    const issued = { ready: 0, work: { end: 0 }, byteScale: 1 };
+    const tuner = predictCollective(cluster.shape, 'all-reduce', 16 << 20);
+    const ring = predictCollective(cluster.shape, 'all-reduce', 16 << 20, { algorithm: 'ring' });
+    expect(tuner.algorithm).toBe('tree');
+    expect(ring.seconds).toBeGreaterThan(tuner.seconds);
+    // The reader's 'ring' and 'two-shot' are this machine's algorithms: both timed as the tuner's pick.
+    for (const name of ['ring', 'two-shot'] as const)
+      expect(
+        sim.collectivePrediction(collectiveCost('allReduce', name), length, members, issued),
+      ).toEqual(tuner);
+    // An entry that names an NCCL algorithm is timed as it, charged or not.
+    const forced = { ...collectiveCost('allReduce', 'ring'), algorithm: 'ring' as const };
+    expect(sim.collectivePrediction(forced, length, members, issued)).toEqual(ring);
+    const charged = {
+      ...issued,
+      charged: { collective: 'all-reduce' as const, bytes: 16 << 20, name: 'bucket 0 all-reduce' },
+    };
+    expect(sim.collectivePrediction(forced, 1, members, charged)).toEqual(ring);
+    // Every entry's algorithm, where it names one, is one NCCL has.
+    for (const kind of Object.keys(COLLECTIVE_ALGORITHMS) as (keyof typeof COLLECTIVE_ALGORITHMS)[])
+      for (const entry of Object.values(COLLECTIVE_ALGORITHMS[kind]) as {
+        cost: { algorithm?: string };
+      }[])
+        if (entry.cost.algorithm) expect(ALGORITHMS).toContain(entry.cost.algorithm);
   });
 });

@@ -1,3 +1,4 @@
+import { resolveCluster } from '../../../playground/simulation/cluster-options.ts';
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RankSimulation } from '../../../playground/simulation/rank-simulation.ts';
@@ -9,7 +10,7 @@ import { clusterPreset, fusedOptimizerCost } from '../../../playground/simulatio
 function rank(): RankSimulation {
   const sim = new RankSimulation(
     0,
-    { preset: 'a100-hdr', nodes: 1, gpusPerNode: 4 },
+    resolveCluster({ preset: 'a100-hdr', nodes: 1, gpusPerNode: 4 }),
     { trace: () => {}, step: () => {}, notice: () => {} },
   );
   chargeKernels(tf, sim);

@@ -1,4 +1,5 @@
 /** Issue 34, item 11: a time or a job the virtual clock cannot add is refused at the call, with a clear message. */
+import { resolveCluster } from '../../../playground/simulation/cluster-options.ts';
 import { describe, expect, it } from 'vitest';
 import {
   MAX_CHARGED_PARAMS,
@@ -6,11 +7,11 @@ import {
 } from '../../../playground/simulation/rank-simulation.ts';
 
 const rank = () =>
-  new RankSimulation(
-    0,
-    { preset: 'a100-hdr', nodes: 1, gpusPerNode: 4 },
-    { trace: () => {}, step: () => {}, notice: () => {} },
-  );
+  new RankSimulation(0, resolveCluster({ preset: 'a100-hdr', nodes: 1, gpusPerNode: 4 }), {
+    trace: () => {},
+    step: () => {},
+    notice: () => {},
+  });
 
 describe('dist.simulation calls are checked where they are made', () => {
   it('compute(Infinity), NaN, a negative or absurd time: a RangeError naming compute, and the clock is unchanged', async () => {

@@ -1,3 +1,4 @@
+import { resolveCluster } from '../../../playground/simulation/cluster-options.ts';
 import { describe, expect, it } from 'vitest';
 import { RankSimulation } from '../../../playground/simulation/rank-simulation.ts';
 import type { VirtualStepRank, VirtualTraceEvent } from '../../../playground/contract/protocol.ts';
@@ -10,7 +11,7 @@ function rank() {
   const steps: VirtualStepRank[] = [];
   const sim = new RankSimulation(
     0,
-    { preset: 'h100-ndr', nodes: 1, gpusPerNode: 8 },
+    resolveCluster({ preset: 'h100-ndr', nodes: 1, gpusPerNode: 8 }),
     { trace: (e) => trace.push(...e), step: (r) => steps.push(r), notice: () => {} },
   );
   return { sim, trace, steps };

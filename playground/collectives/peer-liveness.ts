@@ -12,6 +12,11 @@ type KernelEngine = {
   runKernelFunc(params: unknown): unknown;
   read(dataId: unknown): Promise<unknown>;
 };
+/** This thread's heartbeat timer for each board it hosts ranks on, and the ranks it beats. */
+const heartbeats = new Map<
+  CallBoard,
+  { ranks: Set<number>; timer: ReturnType<typeof setInterval> }
+>();
 /** The board each tfjs engine reports its kernels to (a thread that joins a second world reports to the new one). */
 const kernelSinks = new WeakMap<object, { board: CallBoard; rank: number }>();
 
@@ -53,12 +58,30 @@ export class PeerLiveness {
     return this.busy(peer) || this.awaitingDevice(peer) ? 'computing' : 'waiting';
   }
 
-  /** Starts this rank's heartbeat (the first beat at once: a word still at 0 means "not joined yet"); returns a function that stops it. */
+  /**
+   * Starts this rank's heartbeat (the first beat at once: a word still at 0 means "not joined yet"); returns a
+   * function that stops it. The ranks sharing a thread (logical ranks) share one timer that beats each of them:
+   * a heartbeat says the thread's event loop answers, and 512 timers on one thread cost seconds of a run.
+   */
   static start(board: CallBoard, rank: number): () => void {
     board.beat(rank);
-    const timer = setInterval(() => board.beat(rank), HEARTBEAT_MS);
-    (timer as { unref?: () => void }).unref?.(); // never the reason a Node worker stays alive
-    return () => clearInterval(timer);
+    let beat = heartbeats.get(board);
+    if (!beat) {
+      const ranks = new Set<number>();
+      const timer = setInterval(() => {
+        for (const r of ranks) board.beat(r);
+      }, HEARTBEAT_MS);
+      (timer as { unref?: () => void }).unref?.(); // never the reason a Node worker stays alive
+      heartbeats.set(board, (beat = { ranks, timer }));
+    }
+    const mine = beat;
+    mine.ranks.add(rank);
+    return () => {
+      mine.ranks.delete(rank);
+      if (mine.ranks.size || heartbeats.get(board) !== mine) return;
+      clearInterval(mine.timer);
+      heartbeats.delete(board);
+    };
   }
 
   /** Counts every tfjs kernel of this thread's engine on `rank`'s board (one wrapper per engine). */

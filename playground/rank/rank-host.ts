@@ -174,7 +174,7 @@ function eventSourcesOnTurn(
       },
     });
   const host = globalThis as Partial<typeof globalThis>;
-  const realFetch = host.fetch;
+  const realFetch = host.fetch?.bind(globalThis); // a browser refuses fetch called on anything but the global
   const Channel = host.MessageChannel;
   const Broadcast = host.BroadcastChannel;
   const Socket = host.WebSocket;

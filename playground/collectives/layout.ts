@@ -3,12 +3,17 @@
  * Int32 indices. Every block a rank writes often sits on its own 64-byte line so ranks don't false-share.
  *
  * Size (createSharedWorld's defaults): a fixed 64 MB of data regions and 16 MB of mailbox slots, then about
- * 11 KB a rank of control words (progress blocks of 64 groups, arrivals, its call line, 16 mailbox lines) and
- * the fused kernel's 4 bytes a group member: 80.2 MB at 16 ranks, 83.1 MB at 256, 95.2 MB at 1,024
+ * 27 KB a rank of control words (progress blocks and arrivals of 160 group slots, its call block, 16 mailbox
+ * lines) and the fused kernel's 4 bytes a group member: 80.4 MB at 16 ranks, 86.9 MB at 256, 110.3 MB at 1,024
  * (tests/unit/collectives/world-layout.test.ts). A mailbox per pair took 1.1 GB at 1,024.
  */
 export const MAGIC = 0x52414e4b; // 'RANK'
-export const MAX_GROUPS = 64;
+/**
+ * Group slots of a world (the world itself is slot 0): HSDP on 128 nodes × 8 GPUs makes 128 node groups and 8
+ * rail groups (ranks naming the same members share a slot), so 160 leaves room beside them. Each slot costs
+ * every rank a progress block and its arrivals (160 B): 25 MB of the shared memory at 1,024 ranks.
+ */
+export const MAX_GROUPS = 160;
 export const LINE_WORDS = 16;
 export const SCRATCH_BYTES = 256;
 const LINE = LINE_WORDS * 4;

@@ -49,7 +49,7 @@ export type TraceKind = (typeof TRACE_KINDS)[number];
  * Largest world a run may start, the one limit every check reads (checkWorldSize): 128 nodes of 8 GPUs. Beyond
  * the machine's cores the ranks run as logical ranks sharing the workers (rank/rank-host.ts); every rank is
  * still a participant in the shared memory, which grows with the world, not its square
- * (collectives/layout.ts: about 100 MB at 1,024 ranks).
+ * (collectives/layout.ts: about 110 MB at 1,024 ranks).
  */
 export const MAX_WORLD_SIZE = 1024;
 

@@ -26,9 +26,18 @@ export interface Turn {
 function taskQueue(): (fn: () => void) => void {
   const immediate = (globalThis as { setImmediate?: (fn: () => void) => unknown }).setImmediate;
   if (typeof immediate === 'function') return (fn) => void immediate(fn);
-  const pending: (() => void)[] = [];
+  // A queue read by index (Array.shift moves every entry: 1,000 queued turns made it the hot spot in Chromium).
+  let pending: (() => void)[] = [];
+  let next = 0;
   const channel = new MessageChannel();
-  channel.port1.onmessage = () => pending.shift()?.();
+  channel.port1.onmessage = () => {
+    const fn = pending[next++];
+    if (next === pending.length) {
+      pending = [];
+      next = 0;
+    }
+    fn?.();
+  };
   return (fn) => {
     pending.push(fn);
     channel.port2.postMessage(0);
@@ -174,7 +183,7 @@ function eventSourcesOnTurn(
       },
     });
   const host = globalThis as Partial<typeof globalThis>;
-  const realFetch = host.fetch;
+  const realFetch = host.fetch?.bind(globalThis); // a browser refuses fetch called on anything but the global
   const Channel = host.MessageChannel;
   const Broadcast = host.BroadcastChannel;
   const Socket = host.WebSocket;

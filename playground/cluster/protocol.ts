@@ -19,6 +19,8 @@ export { droppedLinesNote, paneLine } from '../contract/output-limits.ts';
 export type { PlotChart, PlotSeries } from './plot-series.ts';
 export { describeRanks, FOLD_ABOVE_RANKS, foldRankLines, LineFolder } from './fold-lines.ts';
 export type { FoldedLine } from './fold-lines.ts';
+export { arrivals, representativeRanks } from './arrival-percentiles.ts';
+export type { ArrivalPick, Arrivals } from './arrival-percentiles.ts';
 export type {
   Backend,
   BackendChoice,

@@ -9,7 +9,7 @@ import {
   representativeRanks,
   type ArrivalPick,
   type Arrivals,
-} from '../../../playground/cluster/arrival-percentiles.ts';
+} from '../../../playground/cluster/protocol.ts';
 
 /** The fields of a span the timeline's arithmetic reads. */
 export interface TimedSpan {

@@ -10,10 +10,10 @@ import {
   chromeTrace,
   virtualSpanDetails,
   virtualSpanInfo,
+  type Arrivals,
   type VirtualSpanInfo,
   type VirtualTraceEvent,
 } from '../../../playground/cluster/protocol.ts';
-import type { Arrivals } from '../../../playground/cluster/arrival-percentiles.ts';
 import { svgEl } from './svg-element.ts';
 import { TIMELINE_WIDTH, showEmptyTimeline, type LegendItem } from './timeline-lanes.ts';
 import { virtualSpanColor } from './trace-kind-colors.ts';

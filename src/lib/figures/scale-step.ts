@@ -102,3 +102,23 @@ export function scaleStepRow(gpus: number): ScaleStepRow {
 export function scaleStepRows(): ScaleStepRow[] {
   return SCALE_STEP.sizes.map(scaleStepRow);
 }
+
+/** A stretch of consecutive node counts on which DDP's unit all-reduce runs the same algorithm and protocol. */
+export interface AlgorithmRun {
+  algorithm: CollectivePrediction['algorithm'];
+  protocol: CollectivePrediction['protocol'];
+  fromNodes: number;
+  toNodes: number;
+}
+
+/** DDP's bucket algorithm by node count, as the chapter's prose states it (computed, so it follows the model). */
+export function ddpAlgorithmRuns(rows: readonly ScaleStepRow[] = scaleStepRows()): AlgorithmRun[] {
+  const runs: AlgorithmRun[] = [];
+  for (const r of rows) {
+    const last = runs.at(-1);
+    const { algorithm, protocol } = r.ddpUnit;
+    if (last && last.algorithm === algorithm && last.protocol === protocol) last.toNodes = r.nodes;
+    else runs.push({ algorithm, protocol, fromNodes: r.nodes, toNodes: r.nodes });
+  }
+  return runs;
+}

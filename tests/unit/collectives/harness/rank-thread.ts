@@ -9,6 +9,7 @@ import type {
   SimulatedClusterOptions,
   TraceEvent,
 } from '../../../../playground/contract/protocol.ts';
+import { resolveCluster } from '../../../../playground/simulation/cluster-options.ts';
 import { scenarios, type ScenarioContext } from './scenarios.ts';
 
 const { world, rank, withTensors, backend, simulation } = workerData as {
@@ -39,7 +40,7 @@ if (withTensors) {
     ...(simulation
       ? {
           simulation: {
-            cluster: simulation,
+            cluster: resolveCluster(simulation),
             sinks: { trace() {}, step() {}, notice: (text: string) => notices.push(text) },
           },
         }

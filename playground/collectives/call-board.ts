@@ -36,6 +36,12 @@ export interface PublishedCall {
  * starts (per group, by sequence number) and what it is doing now; peers read both to check calls match
  * and to name a stuck rank. A rank writes only its own blocks.
  */
+/** A rank blocked in a point-to-point call: on which peer, and whether in a send (else a recv). */
+export interface PeerWait {
+  peer: number;
+  sending: boolean;
+}
+
 export class CallBoard {
   readonly #words: Int32Array;
   readonly #layout: WorldLayout;
@@ -167,17 +173,22 @@ export class CallBoard {
     return Atomics.load(this.#words, callIndex(this.#layout, rank) + C_HEARTBEAT);
   }
 
-  /** Marks `rank` as blocked in recv from `src` (null: no longer), for cycle detection. */
-  setRecvWait(rank: number, src: number | null, onlyIf?: number): void {
+  /**
+   * Marks `rank` as blocked on `peer` (null: no longer; `onlyIf` clears only that mark) in a recv from it, or in
+   * a send to it that waits for the peer to take its previous chunk, for cycle detection.
+   */
+  setPeerWait(rank: number, peer: number | null, sending = false, onlyIf?: number): void {
     const at = callIndex(this.#layout, rank) + C_RECV_FROM;
-    if (src === null) Atomics.compareExchange(this.#words, at, (onlyIf ?? -1) + 1, 0);
-    else Atomics.store(this.#words, at, src + 1);
+    const word = (p: number) => (sending ? -(p + 1) : p + 1);
+    if (peer === null) Atomics.compareExchange(this.#words, at, word(onlyIf ?? -1), 0);
+    else Atomics.store(this.#words, at, word(peer));
   }
 
-  /** The rank `rank` is blocked in recv from, or null. */
-  recvWait(rank: number): number | null {
+  /** The peer `rank` is blocked on in a point-to-point call, and whether in a send, or null. */
+  peerWait(rank: number): PeerWait | null {
     const v = Atomics.load(this.#words, callIndex(this.#layout, rank) + C_RECV_FROM);
-    return v > 0 && v <= this.#worldSize ? v - 1 : null;
+    const peer = Math.abs(v) - 1;
+    return v !== 0 && peer < this.#worldSize ? { peer, sending: v < 0 } : null;
   }
 
   /** Members of the group in registry slot `slot`, ascending. */

@@ -1,4 +1,4 @@
-import type { CallBoard } from './call-board.ts';
+import type { CallBoard, PeerWait } from './call-board.ts';
 
 /** How long a peer may sit in another group's call that needs us before we call it a deadlock. */
 export const DEADLOCK_CONFIRM_MS = 500;
@@ -21,29 +21,36 @@ export function blockingCall(
   return `${theirs.slot}:${theirs.seq}`;
 }
 
-/** How long a cycle of receives must stand (no member busy computing) before it is called a deadlock. */
+/** How long a cycle of point-to-point waits must stand (no member busy computing) before it is called a deadlock. */
 export const RECV_CYCLE_CONFIRM_MS = 1000;
 
+/** One link of a cycle: `rank` is blocked on the next link's rank, in a send or a recv. */
+export interface CycleLink {
+  rank: number;
+  sending: boolean;
+}
+
 /**
- * Follows "blocked in recv from" from `me` (waiting on `src`): the ranks in order if they close a cycle back
- * to `me`, none of them busy computing (a busy rank may still send), else null.
+ * Follows "blocked on" from `me` (blocked on `mine.peer`): the links in order if they close a cycle back to
+ * `me`, none of them busy computing (a busy rank may still send or receive), else null. A recv waits for its
+ * peer to send; a send longer than a mailbox waits for its peer to receive: either way the peer must move.
  */
-export function recvCycle(
+export function p2pCycle(
   board: CallBoard,
   me: number,
-  src: number,
+  mine: PeerWait,
   busy: (rank: number) => boolean,
   worldSize: number,
-): number[] | null {
-  const chain = [me];
-  let cur = src;
+): CycleLink[] | null {
+  const chain: CycleLink[] = [{ rank: me, sending: mine.sending }];
+  let cur = mine.peer;
   while (chain.length <= worldSize) {
     if (cur === me) return chain;
-    if (chain.includes(cur) || busy(cur)) return null;
-    const next = board.recvWait(cur);
+    if (chain.some((l) => l.rank === cur) || busy(cur)) return null;
+    const next = board.peerWait(cur);
     if (next === null) return null;
-    chain.push(cur);
-    cur = next;
+    chain.push({ rank: cur, sending: next.sending });
+    cur = next.peer;
   }
   return null;
 }

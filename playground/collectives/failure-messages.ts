@@ -105,11 +105,24 @@ export function spinningPeerMessage(
   return `Rank ${peer} looks stuck in an endless loop: its thread has run ${seconds.toFixed(1)} s without yielding, calling a tfjs op or a collective, while ${waits} in ${where}. A computation runs tfjs ops as it goes; a loop that only spins (while (true) {}, or waiting on a condition that never changes) never reaches its next collective.`;
 }
 
-export function recvCycleMessage(chain: number[]): string {
+export function p2pCycleMessage(
+  chain: readonly { rank: number; sending: boolean }[],
+  mailboxBytes: number,
+): string {
+  const ranks = chain.map((l) => l.rank);
+  const next = (i: number) => ranks[(i + 1) % ranks.length];
+  if (chain.every((l) => !l.sending)) {
+    const waits = ranks.map((r, i) => `rank ${r} waits for rank ${next(i)}`).join(', ');
+    return `Deadlock: ranks ${ranks.join(', ')} are each blocked in recv from the next (${waits}), so none of them ever sends: a cycle of receives. Start the exchange with a send (send returns once the message is in the mailbox), or let even and odd ranks take turns.`;
+  }
   const waits = chain
-    .map((r, i) => `rank ${r} waits for rank ${chain[(i + 1) % chain.length]}`)
+    .map((l, i) =>
+      l.sending
+        ? `rank ${l.rank} is in a send to rank ${next(i)} that waits for it to receive`
+        : `rank ${l.rank} is in recv from rank ${next(i)}`,
+    )
     .join(', ');
-  return `Deadlock: ranks ${chain.join(', ')} are each blocked in recv from the next (${waits}), so none of them ever sends: a cycle of receives. Start the exchange with a send (send returns once the message is in the mailbox), or let even and odd ranks take turns.`;
+  return `Deadlock: ranks ${ranks.join(', ')} are each blocked on the next (${waits}). A send returns once its message is in the pair's mailbox (${mailboxBytes.toLocaleString('en-US')} bytes at this world size); a longer message waits for the receiver, as a large NCCL or Gloo send waits for its matching recv. Let even ranks send first and odd ranks receive first, or split the message.`;
 }
 
 export function pointToPointTimeoutMessage(seconds: string, what: string): string {

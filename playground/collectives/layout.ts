@@ -46,7 +46,10 @@ export const C_SEQ = 2;
 export const C_DESC = 3; // DESC_WORDS words
 /** A counter the rank's event loop bumps every HEARTBEAT_MS: still moving means the rank is not stuck in synchronous work. */
 export const C_HEARTBEAT = C_DESC + DESC_WORDS;
-/** 1 + the rank this rank is blocked in recv from, 0 when none: peers follow these to name a cycle of receives. */
+/**
+ * The peer this rank is blocked on in a point-to-point call, 0 when none: 1 + src while in recv from src, −(1 + dst)
+ * while a send to dst waits for dst to take its previous chunk. Peers follow these to name a cycle.
+ */
 export const C_RECV_FROM = C_HEARTBEAT + 1;
 /** Edges of this rank's tfjs kernels (+1 as one starts, +1 as it ends; odd while one runs): a busy thread whose count stands still is not computing. */
 export const C_KERNELS = C_RECV_FROM + 1;

@@ -1,6 +1,6 @@
 import { DTYPES, type Dtype } from '../contract/protocol.ts';
 import type { CollectiveEngine } from './collective-engine.ts';
-import { DeadlockSuspicion, RECV_CYCLE_CONFIRM_MS, recvCycle } from './deadlock-detection.ts';
+import { DeadlockSuspicion, p2pCycle, RECV_CYCLE_CONFIRM_MS } from './deadlock-detection.ts';
 import {
   busyPeerNotice,
   exitedPeerMessage,
@@ -8,7 +8,7 @@ import {
   waitingPeerNotice,
   mailboxesExhaustedMessage,
   pointToPointTimeoutMessage,
-  recvCycleMessage,
+  p2pCycleMessage,
   sendRecvMismatchMessage,
 } from './failure-messages.ts';
 import { WatchdogClock } from './peer-liveness.ts';
@@ -116,11 +116,16 @@ export class PointToPoint {
         const timeout = e.clock.timeoutSeconds;
         e.fail(virtualTimeoutMessage(e.rank, what, timeout, arrival + timeout, [peer]));
       }
-      if (receiving) {
-        const cycle = recvCycle(e.board, e.rank, peer, (r) => e.liveness.busy(r), e.worldSize);
-        if (suspicion.confirmed(cycle ? cycle.join(',') : null, e.env.now()))
-          e.fail(recvCycleMessage(cycle!));
-      }
+      const cycle = p2pCycle(
+        e.board,
+        e.rank,
+        { peer, sending: !receiving },
+        (r) => e.liveness.busy(r),
+        e.worldSize,
+      );
+      const key = cycle ? cycle.map((l) => `${l.rank}${l.sending ? 's' : 'r'}`).join(',') : null;
+      if (suspicion.confirmed(key, e.env.now()))
+        e.fail(p2pCycleMessage(cycle!, e.world.layout.mailboxBytes));
       const verdict = watchdog.observe(
         stalledMs,
         e.world.watchdogMs,
@@ -168,6 +173,8 @@ export class PointToPoint {
       const t0 = e.env.now();
       for (let k = 0; k < chunks; k++) {
         const sent = this.sentChunks.get(dst) ?? 0;
+        // A chunk after the first waits for dst to take the one before: blocked on dst (cycle detection).
+        if (Atomics.load(e.words, ctrl + M_TAKEN) < sent) e.board.setPeerWait(e.rank, dst, true);
         await this.wait(
           ctrl + M_TAKEN,
           sent,
@@ -179,6 +186,7 @@ export class PointToPoint {
           false,
           arrival,
         );
+        e.board.setPeerWait(e.rank, null, true, dst);
         const part = data.subarray(k * per, Math.min(data.length, (k + 1) * per));
         sharedView(e.bytes.buffer, dtype, slot, part.length).set(part);
         Atomics.store(e.words, ctrl + M_DTYPE, DTYPES.indexOf(dtype));
@@ -213,7 +221,7 @@ export class PointToPoint {
       let got = 0;
       do {
         const taken = this.takenChunks.get(src) ?? 0;
-        e.board.setRecvWait(e.rank, src);
+        e.board.setPeerWait(e.rank, src);
         await this.wait(
           ctrl + M_SENT,
           taken + 1,
@@ -225,7 +233,7 @@ export class PointToPoint {
           true,
           arrival,
         );
-        e.board.setRecvWait(e.rank, null, src);
+        e.board.setPeerWait(e.rank, null, false, src);
         const theirDtype = DTYPES[Atomics.load(e.words, ctrl + M_DTYPE)] ?? 'float32';
         const total = Atomics.load(e.words, ctrl + M_TOTAL);
         if (theirDtype !== dtype || total !== length) {

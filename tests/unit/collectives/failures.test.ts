@@ -257,6 +257,24 @@ describe('errors that name the cause (issue 19, item 13)', () => {
     ).toBe(true);
     expect(messages.join('\n')).toMatch(/rank 0 waits for rank 1|rank 3 waits for rank 0/);
   });
+
+  it('a ring of sends longer than a mailbox is named as a deadlock, and one that fits runs', async () => {
+    // 4 KB mailboxes (1,024 ranks get 1 KB): 4,096 floats take four chunks, so no send returns before its recv.
+    w = await startWorld(4, { mailboxBytes: 4096 });
+    const out = await w.values<Timed>('sendCycle', 4096);
+    for (const o of out) {
+      expect(o.ok).toBe(false);
+      expect(o.ms).toBeLessThan(4000);
+    }
+    const messages = out.map((o) => o.error!).join('\n');
+    expect(messages).toMatch(
+      /Deadlock: ranks (\d, ){3}\d are each blocked on the next \(rank \d is in a send to rank \d that waits for it to receive/,
+    );
+    expect(messages).toMatch(/4,096 bytes at this world size/);
+    await w.close();
+    w = await startWorld(4, { mailboxBytes: 4096 });
+    for (const o of await w.values<Timed>('sendCycle', 1024)) expect(o.ok).toBe(true);
+  });
 });
 
 describe('bad arguments fail at the call', () => {

@@ -252,6 +252,19 @@ export const scenarios = {
     }
   },
 
+  /** Every rank sends `length` floats to the next before receiving from the previous: longer than a mailbox, no send returns. */
+  async sendCycle(ctx: ScenarioContext, length: number) {
+    const t0 = performance.now();
+    const n = ctx.worldSize;
+    try {
+      await ctx.raw.send(new Float32Array(length), { dst: (ctx.rank + 1) % n });
+      await ctx.raw.recv(length, 'float32', { src: (ctx.rank + n - 1) % n });
+      return { ok: true, ms: performance.now() - t0 };
+    } catch (err) {
+      return { ok: false, error: (err as Error).message, ms: performance.now() - t0 };
+    }
+  },
+
   /** Times each rank's outcome: `calls` may differ per rank to provoke mismatches or absences. */
   async timedCalls(ctx: ScenarioContext, calls: RawCall[]) {
     const t0 = performance.now();

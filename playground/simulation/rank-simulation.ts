@@ -89,6 +89,7 @@ export class RankSimulation implements RankClock {
   #kernelModelFlops = 0;
   #scale = { flops: 1, params: 1, bytes: 1 };
   #chargedAs: { params: number; tokensPerStep: number; model?: string } | null = null;
+  #saidNoModelCompute = false;
   /** The named architecture the run is charged as: its own compute replaces the toy's kernels. */
   #named: ChargedModel | null = null;
   #chargedSizes: string | undefined;
@@ -581,6 +582,14 @@ export class RankSimulation implements RankClock {
         : {}),
       ...(this.#configuration === undefined ? {} : { configuration: this.#configuration }),
     };
+    // A named model's compute is charged by the training wrappers (chargeLayer), never by the toy's kernels: a
+    // hand-written loop under one would report steps of communication alone, so say so once.
+    if (this.#named && report.computeSeconds === 0 && !this.#saidNoModelCompute) {
+      this.#saidNoModelCompute = true;
+      this.#sinks.notice(
+        `step ${report.step} charged no compute: chargeAs({ model: '${asModel?.model ?? ''}' }) charges compute through the training wrappers (DDP, FSDP, fullyShard, ZeRO) only. A hand-written loop can charge the same job with chargeAs({ params, tokensPerStep }) (its kernels are then scaled to the job) or dist.simulation.compute(seconds).`,
+      );
+    }
     this.flushTrace();
     this.#lastStep = report;
     this.#sinks.step(report);

@@ -3,11 +3,11 @@ import * as Comlink from 'comlink';
 import { browserBackends } from './backend-browser.ts';
 import { prepareRank, runRank } from './rank-main.ts';
 import type { RankApi } from './rank-protocol.ts';
-import { sealBrowserScope } from './seal-browser-scope.ts';
+import { sealBrowserScope, sealedNotice } from './seal-browser-scope.ts';
 
 sealBrowserScope();
 const api: RankApi = {
   prepare: (backend) => prepareRank(backend, browserBackends),
-  run: (start) => runRank(start, browserBackends),
+  run: (start) => runRank(start, { ...browserBackends, sealedNotice }),
 };
 Comlink.expose(api);

@@ -285,6 +285,8 @@ export async function runRank(start: RankStart, platform: BackendPlatform): Prom
     };
     // A blob:/data: module, not eval: the page's CSP has no 'unsafe-eval'. Its body only defines the function.
     const program = await loadProgram(start.js);
+    const sealed = platform.sealedNotice?.(start.js);
+    if (sealed) emit({ type: 'log', rank, level: 'warn', text: sealed, time: now() });
     // From here on only this rank's turn runs its code (at once, with the thread to itself).
     if (resume) await resume();
     else turn.enter();

@@ -39,6 +39,8 @@ export interface BackendPlatform {
     tf: typeof import('@tensorflow/tfjs'),
     choice: BackendChoice,
   ): Promise<{ backend: Backend; reason?: string }>;
+  /** What the rank prints before `source` runs about names the platform took out of its scope (seal-browser-scope.ts). */
+  sealedNotice?(source: string): string | null;
 }
 
 export type EmitEvent = (e: ClusterEvent) => void;

@@ -86,3 +86,22 @@ export function sealBrowserScope(scope: object = globalThis): void {
   if (left.length)
     throw new Error(`This browser would not remove ${left.join(', ')} from the rank's scope`);
 }
+
+/** The sealed names `source` mentions as words outside comments (strings count: g['caches']), so the rank can say why they are undefined. */
+export function sealedNamesIn(source: string): string[] {
+  const code = source.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, ' ');
+  const words = new Set(code.match(/[A-Za-z_$][\w$]*/g) ?? []);
+  return [
+    ...SEALED_GLOBALS.filter((n) => words.has(n)),
+    ...SEALED_NAVIGATOR.filter((n) => words.has(n) && words.has('navigator')).map(
+      (n) => `navigator.${n}`,
+    ),
+  ];
+}
+
+/** What a rank prints before a program that mentions sealed names runs; null when it mentions none. */
+export function sealedNotice(source: string): string | null {
+  const names = sealedNamesIn(source);
+  if (names.length === 0) return null;
+  return `${names.join(', ')} ${names.length === 1 ? 'is' : 'are'} undefined in a rank: a program may not reach this site's storage (Cache Storage, IndexedDB, file systems, cookies, locks), start workers or open channels, so that a shared program cannot change the book or read your saved work. fetch of this site's own files still works.`;
+}

@@ -579,8 +579,12 @@ console.log('reachable:', reachable.length ? reachable.join(', ') : 'none', '| f
 `,
   );
   await runAndWait(root);
-  for (let r = 0; r < 4; r++)
-    await expect(root.locator(`[data-rank="${r}"] pre`)).toContainText(
-      'reachable: none | fetch function',
+  for (let r = 0; r < 4; r++) {
+    const pane = root.locator(`[data-rank="${r}"] pre`);
+    await expect(pane).toContainText('reachable: none | fetch function');
+    // … and the rank says why, before the program runs (seal-browser-scope.ts sealedNotice).
+    await expect(pane).toContainText(
+      /caches, CacheStorage, indexedDB, IDBFactory, Worker, .* are undefined in a rank: a program may not reach this site's storage/,
     );
+  }
 });

@@ -8,6 +8,8 @@ import {
   SEALED_GLOBALS,
   SEALED_NAVIGATOR,
   sealBrowserScope,
+  sealedNamesIn,
+  sealedNotice,
   unsealed,
 } from '../../../playground/rank/seal-browser-scope.ts';
 
@@ -74,5 +76,25 @@ describe('sealBrowserScope', () => {
     const nav = scope.navigator as Record<string, unknown>;
     expect(Reflect.set(nav, 'storage', {})).toBe(false);
     expect(nav.storage).toBeUndefined();
+  });
+});
+
+describe('a program that mentions a sealed name is told why it is undefined', () => {
+  it('names what the program mentions, in code and strings, not in comments', () => {
+    expect(
+      sealedNamesIn(`// caches were here
+const c = (globalThis as any)['indexedDB']; /* new Worker(...) */
+await navigator.storage?.estimate();`),
+    ).toEqual(['indexedDB', 'navigator.storage']);
+    expect(sealedNamesIn('const workers = 4; console.log("Cacheable")')).toEqual([]);
+  });
+
+  it('prints one line that says what a rank may not reach and why, or nothing', () => {
+    expect(sealedNotice('const x = 1;')).toBeNull();
+    const note = sealedNotice("await caches.open('x'); new Worker('y');")!;
+    expect(note).toMatch(
+      /^caches, Worker are undefined in a rank: a program may not reach this site's storage/,
+    );
+    expect(note).toContain('cannot change the book or read your saved work');
   });
 });

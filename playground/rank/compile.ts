@@ -55,7 +55,19 @@ export function compileProgram(source: string, checks?: string): string {
   }
   // The program's timers, event sources, global object and console are its rank's (rank-host.ts): `var`, so a
   // program may still declare its own, and the program in a block of its own, so its `let`/`const` may shadow them.
-  return `export default async function (require, exports, module, scope) {var {setTimeout, setInterval, fetch, MessageChannel, BroadcastChannel, WebSocket, globalThis, self, console} = scope; {${code}\n}}\n//# sourceURL=${PROGRAM_URL}`;
+  return `${PROGRAM_HEAD}${code}${PROGRAM_TAIL}`;
+}
+
+/** What compileProgram puts around the reader's code (names of the scope included, which are not the reader's). */
+const PROGRAM_HEAD =
+  'export default async function (require, exports, module, scope) {var {setTimeout, setInterval, fetch, MessageChannel, BroadcastChannel, WebSocket, globalThis, self, console} = scope; {';
+const PROGRAM_TAIL = `\n}}\n//# sourceURL=${PROGRAM_URL}`;
+
+/** The reader's own code inside a compiled program (what the rank scans for names it took away). */
+export function programBody(js: string): string {
+  return js.startsWith(PROGRAM_HEAD) && js.endsWith(PROGRAM_TAIL)
+    ? js.slice(PROGRAM_HEAD.length, js.length - PROGRAM_TAIL.length)
+    : js;
 }
 
 type ProgramFunction = (

@@ -11,7 +11,7 @@ import {
   type PlotPoint,
   type TraceEvent,
 } from '../contract/protocol.ts';
-import { loadProgram, programLocation } from './compile.ts';
+import { loadProgram, programBody, programLocation } from './compile.ts';
 import { captureLogArgs, formatLogArgs, formatLogArgsNow } from './format-log.ts';
 import { lockIntrinsics } from './lock-intrinsics.ts';
 import { chargeKernels } from './kernel-charging.ts';
@@ -285,7 +285,7 @@ export async function runRank(start: RankStart, platform: BackendPlatform): Prom
     };
     // A blob:/data: module, not eval: the page's CSP has no 'unsafe-eval'. Its body only defines the function.
     const program = await loadProgram(start.js);
-    const sealed = platform.sealedNotice?.(start.js);
+    const sealed = platform.sealedNotice?.(programBody(start.js));
     if (sealed) emit({ type: 'log', rank, level: 'warn', text: sealed, time: now() });
     // From here on only this rank's turn runs its code (at once, with the thread to itself).
     if (resume) await resume();

@@ -4,6 +4,7 @@
  * real worker is checked by tests/e2e/safety.spec.ts ("a rank cannot reach this origin's storage").
  */
 import { describe, expect, it } from 'vitest';
+import { compileProgram, programBody } from '../../../playground/rank/compile.ts';
 import {
   SEALED_GLOBALS,
   SEALED_NAVIGATOR,
@@ -96,5 +97,12 @@ await navigator.storage?.estimate();`),
       /^caches, Worker are undefined in a rank: a program may not reach this site's storage/,
     );
     expect(note).toContain('cannot change the book or read your saved work');
+  });
+});
+
+describe('the rank scans the reader’s code, not what the compiler wraps it in', () => {
+  it('a plain program gets no notice; the wrapper’s own scope names (BroadcastChannel…) do not count', () => {
+    expect(sealedNotice(programBody(compileProgram('console.log(1);')))).toBeNull();
+    expect(sealedNamesIn(programBody(compileProgram('new Worker("w.js");')))).toEqual(['Worker']);
   });
 });

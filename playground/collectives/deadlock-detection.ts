@@ -41,6 +41,8 @@ export function p2pCycle(
   mine: PeerWait,
   busy: (rank: number) => boolean,
   worldSize: number,
+  /** Whether `rank` still cannot move in its call on `peer` (its mark may be stale: satisfied, not yet woken). */
+  stillBlocked: (rank: number, peer: number, sending: boolean) => boolean = () => true,
 ): CycleLink[] | null {
   const chain: CycleLink[] = [{ rank: me, sending: mine.sending }];
   let cur = mine.peer;
@@ -48,7 +50,9 @@ export function p2pCycle(
     if (cur === me) return chain;
     if (chain.some((l) => l.rank === cur) || busy(cur)) return null;
     const next = board.peerWait(cur);
-    if (next === null) return null;
+    // A mark whose wait is already met (its peer sent, or took the chunk) belongs to a rank that has yet to
+    // wake, as a logical rank waiting for its thread's turn may for seconds: no cycle.
+    if (next === null || !stillBlocked(cur, next.peer, next.sending)) return null;
     chain.push({ rank: cur, sending: next.sending });
     cur = next.peer;
   }

@@ -122,6 +122,12 @@ export class PointToPoint {
         { peer, sending: !receiving },
         (r) => e.liveness.busy(r),
         e.worldSize,
+        (r, p, sending) => {
+          const { ctrl } = sending ? this.mailbox(r, p) : this.mailbox(p, r);
+          const sent = Atomics.load(e.words, ctrl + M_SENT);
+          const taken = Atomics.load(e.words, ctrl + M_TAKEN);
+          return sending ? taken < sent : sent <= taken;
+        },
       );
       const key = cycle ? cycle.map((l) => `${l.rank}${l.sending ? 's' : 'r'}`).join(',') : null;
       if (suspicion.confirmed(key, e.env.now()))

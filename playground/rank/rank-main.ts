@@ -124,6 +124,13 @@ function tfModule(): object {
   return (tfModuleObject ??= Object.freeze({ ...tf, default: tf, __esModule: true }));
 }
 
+/** The last program this thread scanned for sealed names: its logical ranks all run the same one. */
+let scanned: { js: string; note: string | null } | undefined;
+function sealedNoticeOf(js: string, platform: BackendPlatform): string | null {
+  if (scanned?.js !== js) scanned = { js, note: platform.sealedNotice?.(programBody(js)) ?? null };
+  return scanned.note;
+}
+
 /** Runs the reader's program as one rank: picks a backend, joins the shared world, streams output, reports exit. */
 export async function runRank(start: RankStart, platform: BackendPlatform): Promise<void> {
   const { rank, events } = start;
@@ -285,7 +292,7 @@ export async function runRank(start: RankStart, platform: BackendPlatform): Prom
     };
     // A blob:/data: module, not eval: the page's CSP has no 'unsafe-eval'. Its body only defines the function.
     const program = await loadProgram(start.js);
-    const sealed = platform.sealedNotice?.(programBody(start.js));
+    const sealed = sealedNoticeOf(start.js, platform);
     if (sealed) emit({ type: 'log', rank, level: 'warn', text: sealed, time: now() });
     // From here on only this rank's turn runs its code (at once, with the thread to itself).
     if (resume) await resume();

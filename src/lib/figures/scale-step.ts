@@ -34,6 +34,18 @@ export function gpt2Params(m: typeof GPT2_SMALL = GPT2_SMALL): {
   return { total: m.layers * block + root, block, root };
 }
 
+/**
+ * FSDP's bytes per rank over DDP's, ring for ring: an all-gather of every unit in forward, another in
+ * backward of every unit but the root (FSDP2 keeps the root unsharded from forward into backward:
+ * fully_shard's reshard_after_forward=None means False for the root, _fully_shard.py docstring), and a
+ * reduce-scatter, each moving (k − 1)/k of what it covers, against DDP's all-reduce moving 2(k − 1)/k
+ * of the whole model.
+ */
+export function fsdpBytesOverDdp(m: { total: number; root: number } = gpt2Params()): number {
+  const rootShare = m.root / m.total;
+  return (1 + (1 - rootShare) + 1) / 2;
+}
+
 /** The playground's constants: the preset it is embedded on, the charge, and the toy that stands for it. */
 export const SCALE_STEP = {
   preset: 'h100-ndr',

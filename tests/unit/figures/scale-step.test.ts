@@ -12,6 +12,7 @@ import {
   toyRootElements,
   toyUnitElements,
 } from '../../../src/lib/figures/scale-step';
+import { bucketCapBytes } from '../../../src/lib/figures/ddp-buckets';
 import { rawEmbeds, readProgram } from '../../playground-manifest.ts';
 
 const program = readProgram('09-scale-ddp-fsdp.ts');
@@ -65,6 +66,14 @@ describe('what FSDP moves against DDP', () => {
       fsdpBytesOverDdp(),
       2,
     );
+  });
+});
+
+describe('DDP’s buckets', () => {
+  it('one a unit here; PyTorch’s default 25 MiB cap would cut about twice as many from the same bytes', () => {
+    const perCap = chargedBytes(toyParams) / bucketCapBytes();
+    expect(perCap / (SCALE_STEP.units + 1)).toBeGreaterThan(1.5);
+    expect(perCap / (SCALE_STEP.units + 1)).toBeLessThan(2.5);
   });
 });
 

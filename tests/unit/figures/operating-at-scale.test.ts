@@ -119,6 +119,11 @@ describe('failures at scale', () => {
     expect(r.jobMtbfHours).toBeCloseTo(3.093, 3);
     expect(jobMtbfHours(16_384, r.perGpuMtbfHours)).toBeCloseTo(r.jobMtbfHours, 9);
   });
+  it('at that rate 256 GPUs lose a rank about every 8 days, 1,024 every 2.1 days (the failure playground’s prose)', () => {
+    const { perGpuMtbfHours } = llama3FailureRates();
+    expect((jobMtbfHours(256, perGpuMtbfHours) / 24).toFixed(0)).toBe('8');
+    expect((jobMtbfHours(1024, perGpuMtbfHours) / 24).toFixed(1)).toBe('2.1');
+  });
   it('survival falls exponentially with GPUs × hours', () => {
     expect(jobSurvival(1, 0, 1000)).toBe(1);
     expect(jobSurvival(2000, 1, 1e5)).toBeCloseTo(Math.exp(-0.02), 12);

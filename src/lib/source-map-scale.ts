@@ -45,7 +45,7 @@ export const PRIMARY_SOURCES_SCALE: PrimaryCitation[] = [
     chapter: C9,
     anchor: 'stragglers-and-failures-at-thousands-of-gpus',
     source:
-      'J. Dean and L. A. Barroso, "The Tail at Scale", Communications of the ACM 56(2), February 2013, pp. 74–80, abstract ("may come to dominate overall service performance at large scale")',
+      'J. Dean and L. A. Barroso, "The Tail at Scale", Communications of the ACM 56(2), February 2013, pp. 74–80, abstract as research.google publishes it ("Temporary high latency episodes which are unimportant in moderate size systems may come to dominate overall service performance at large scale"; the chapter quotes this wording)',
     url: 'https://research.google/pubs/the-tail-at-scale/',
   },
   {

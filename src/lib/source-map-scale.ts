@@ -56,4 +56,12 @@ export const PRIMARY_SOURCES_SCALE: PrimaryCitation[] = [
     source: `${TORCH}, torch/distributed/fsdp/_fully_shard/_fully_shard.py, fully_shard docstring (mesh argument)`,
     url: `https://github.com/${TORCH}/blob/main/torch/distributed/fsdp/_fully_shard/_fully_shard.py`,
   },
+  {
+    claim:
+      'Current PyTorch records and dumps by default: ProcessGroupNCCL reads TORCH_NCCL_TRACE_BUFFER_SIZE with a default of 2,000 entries and TORCH_NCCL_DUMP_ON_TIMEOUT with a default of true; older releases (the ncclTraceBufferSize_ field) defaulted to 0 and false',
+    chapter: C9,
+    anchor: 'finding-a-hang',
+    source: `${TORCH}, torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp, ProcessGroupNCCL::ProcessGroupNCCL (traceBufferSize_ = getCvarInt(TORCH_NCCL_TRACE_BUFFER_SIZE, 2000); dumpOnTimeoutOrEx_ = getCvarBool(TORCH_NCCL_DUMP_ON_TIMEOUT, true))`,
+    url: `https://github.com/${TORCH}/blob/main/torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp`,
+  },
 ];

@@ -10,7 +10,7 @@
  */
 import { LLAMA3_INTERRUPTIONS } from './operating-at-scale';
 
-/** §3.3.4: the share of the unexpected interruptions the report attributes to GPUs (incl. HBM3, SRAM, NVLink). */
+/** §3.3.4: the share of the unexpected interruptions the report attributes to GPUs (Table 5's GPU rows: faulty GPU, HBM3, SRAM, GPU system processor, silent data corruption, thermal interface and sensor). */
 export const LLAMA3_GPU_SHARE = 0.587;
 
 /** Per-GPU interruption rates implied by the snapshot, if interruptions strike GPUs independently. */

@@ -568,8 +568,11 @@ export class RankSimulation implements RankClock {
       commSeconds: this.#stepComm,
       exposedCommSeconds: exposedNow - this.#stepExposed,
       peerWaitSeconds: peerWaitNow - this.#stepPeerWait,
+      // A step that charged no compute (a wait between phases, a checkpoint) trained nothing: no model FLOPs.
       modelFlops: asModel
-        ? (6 * asModel.params * asModel.tokensPerStep) / world
+        ? computeNow > this.#stepCompute
+          ? (6 * asModel.params * asModel.tokensPerStep) / world
+          : 0
         : this.#kernelModelFlops,
       peakFlops: peakFlops(this.shape.preset.gpu, asModel ? 'bf16-tensor' : 'fp32'),
       ...(asModel

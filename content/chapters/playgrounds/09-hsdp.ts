@@ -81,10 +81,15 @@ const railGroups = Array.from({ length: perNode }, (_, g) =>
 const myNode = nodeGroups[Math.floor(dist.rank / perNode)]!;
 const myRail = railGroups[dist.rank % perNode]!;
 
+// Each is one step of its own configuration, so the step report under the output sets them side by side.
+dist.simulation?.configuration('FULL_SHARD');
 const t0 = await clock();
 const fullShard = await step(everyone, null);
+await dist.simulation?.endStep();
 const t1 = await clock();
+dist.simulation?.configuration('HSDP');
 const hsdp = await step(myNode, myRail);
+await dist.simulation?.endStep();
 const t2 = await clock();
 await dist.barrier();
 

@@ -127,44 +127,64 @@ dist.simulation?.chargeAs(
 // Seconds per step, per size: [DDP..., FSDP...], filled in by each group's first rank.
 const times = new Float32Array(2 * sizes.length);
 let agree = 0;
-for (const phase of phases) {
+for (const [p, phase] of phases.entries()) {
+  const name = p === phases.length - 1 ? 'the whole world' : `groups side by side (${p + 1})`;
   // Every rank makes every group, in the same order, as torch.distributed.new_group requires.
   const groups = phase.map((g) => ({
     ...g,
     handle: dist.newGroup(Array.from({ length: g.size }, (_, i) => g.first + i)),
   }));
   const mine = groups.find((g) => g.handle.rank >= 0);
-  if (mine) {
+  // The DDP step and the FSDP step are one step each in the step report; a rank with no group this
+  // phase ends two empty ones, so step numbers agree.
+  if (!mine) {
+    for (const method of ['DDP', 'FSDP']) {
+      dist.simulation?.configuration(`${method}, ${name}`);
+      await dist.simulation?.endStep();
+    }
+  } else {
     const { handle: group, size } = mine;
     const at = sizes.indexOf(size);
+    dist.simulation?.configuration(`DDP, ${name}`);
     const t0 = await clock();
     const ddpNext = await ddpStep(group);
+    await dist.simulation?.endStep();
     const t1 = await clock();
+    dist.simulation?.configuration(`FSDP, ${name}`);
     const fsdpNext = await fsdpStep(group);
+    await dist.simulation?.endStep();
     const t2 = await clock();
     if (group.rank === 0) {
       times[at] = t1 - t0;
       times[sizes.length + at] = t2 - t1;
     }
-    // FSDP's updated shard is this rank's slice of DDP's updated weights (one read for all units).
-    const diff = tf.tidy(() =>
-      tf
-        .stack(
-          fsdpNext.map((shard, u) =>
-            padded(ddpNext[u]!, size)
-              .slice([group.rank * shard.size], [shard.size])
-              .sub(shard)
-              .abs()
-              .max(),
-          ),
-        )
-        .max(),
-    );
+    // FSDP's updated shard is this rank's slice of DDP's updated weights (one read for all units): a
+    // check, not part of the job (uncharged).
+    const check = () =>
+      tf.tidy(() =>
+        tf
+          .stack(
+            fsdpNext.map((shard, u) =>
+              padded(ddpNext[u]!, size)
+                .slice([group.rank * shard.size], [shard.size])
+                .sub(shard)
+                .abs()
+                .max(),
+            ),
+          )
+          .max(),
+      );
+    const diff = dist.simulation?.uncharged(check) ?? check();
     agree = Math.max(agree, (await diff.data())[0]!);
     diff.dispose();
     tf.dispose([...ddpNext, ...fsdpNext]);
   }
-  await dist.barrier(); // the next phase starts together
+  if (p === phases.length - 1) break;
+  // The next phase starts together. The wait is a step of its own: a rank with no group (or a smaller
+  // one) waits here for the slowest group, which would otherwise count in the next phase's first step.
+  dist.simulation?.configuration('between phases: waiting for the slowest group');
+  await dist.barrier();
+  await dist.simulation?.endStep();
 }
 
 // Two all-reduces bring every group's times, and the largest DDP–FSDP difference, to every rank.

@@ -65,7 +65,12 @@ for (const [p, phase] of phases.entries()) {
     const seconds = await step(mine.handle, baseMs + delayMs[i * steps + s]!);
     if (mine.handle.rank === 0) sums[i] = sums[i]! + seconds;
   }
-  await dist.barrier(); // the next phase starts together
+  if (p === phases.length - 1) break;
+  // The next phase starts together. The wait is a step of its own: a rank with no group this phase waits
+  // here for the others' whole phase, which would otherwise count in the next phase's first step.
+  dist.simulation?.configuration('between phases: waiting for the slowest group');
+  await dist.barrier();
+  await dist.simulation?.endStep();
 }
 const total = await dist.allReduce(tf.tensor1d(Array.from(sums)), { op: 'sum' });
 const perSize = Array.from(await total.data());

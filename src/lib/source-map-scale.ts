@@ -16,7 +16,7 @@ export const PRIMARY_SOURCES_SCALE: PrimaryCitation[] = [
   },
   {
     claim:
-      "FSDP2 shards each parameter on dim 0 with torch.chunk and pads every rank's shard to the first chunk's size, so the all-gather's inputs are equal; the playground pads each unit's flat parameters to a multiple of the group size the same way",
+      "FSDP2 shards each parameter on dim 0 with torch.chunk and pads every rank's shard to the first chunk's size, so the all-gather's inputs are equal; the playground pads each unit's flattened parameters (not each parameter's dim 0) to a multiple of the group size, for the same reason: equal shards for the all-gather",
     chapter: C9,
     anchor: 'one-step-from-one-node-to-the-whole-cluster',
     source: `${TORCH}, torch/distributed/fsdp/_fully_shard/_fsdp_param.py, FSDPParam._init_sharded_param ("0th always padded", "Pre-pad the sharded parameter to avoid padding before all-gather")`,

@@ -82,7 +82,7 @@ async function train(group: Group) {
   const w = new Float64Array(d);
   const t0 = await clock();
   let steps = 0,
-    first: { G: Float32Array; smallNormSq: number } | undefined;
+    first: { G: Float32Array; smallNormSq: number } | null = null;
   while (excess(w) > target) {
     const a = await averaged(w, steps * batch + group.rank * perRank, 0, group);
     first ??= a;

@@ -16,7 +16,7 @@ const d = 16, // features
   conditioning = 100, // feature variances fall from 1 to 1/100
   baseLr = 0.004, // the rate at one rank (global batch 4)
   targetFraction = 0.05, // target: 5 % of the starting excess loss
-  measured = 1024, // rank-batches that measure B_simple at the target (at least 4 per rank)
+  measured = 1024, // rank-batches that measure B_simple at the target (at least one per rank)
   GPT3_SMALL = 125e6, // parameters (Brown et al. 2020, Table 2.1)
   tokensPerGpu = 8 * 2048; // 8 sequences of 2,048 tokens
 
@@ -55,19 +55,22 @@ function rows(first: number, stream: number) {
 /** This rank's gradient of the mean squared error on its rows, and its squared norm, averaged over the group. */
 async function averaged(w: Float64Array, first: number, stream: number, group: Group) {
   const { x, y } = rows(first, stream);
-  const sent = tf.tidy(() => {
-    const wt = tf.tensor2d(Float32Array.from(w), [d, 1]);
-    const r = x
+  const wt = tf.tensor2d(Float32Array.from(w), [d, 1]);
+  const r = tf.tidy(() =>
+    x
       .matMul(wt)
       .sub(y)
-      .mul(2 / perRank); // d(loss)/d(prediction)
-    const g = x.matMul(r, true, false).reshape([d]); // the weight gradient
-    r.matMul(wt, false, true).dispose(); // the input gradient a layer below would need (charged as GPT-3's backward)
-    return tf.concat([g, g.square().sum().reshape([1])]);
-  });
-  const avg = await dist.allReduce(sent, { op: 'avg', group });
+      .mul(2 / perRank),
+  ); // d(loss)/d(prediction)
+  const g = x.matMul(r, true, false); // the weight gradient
+  r.matMul(wt, false, true).dispose(); // the input gradient a layer below would need (charged as GPT-3's backward)
+  const sent = new Float32Array(d + 1);
+  sent.set(await g.data());
+  sent[d] = normSq(sent.subarray(0, d));
+  const t = tf.tensor1d(sent);
+  const avg = await dist.allReduce(t, { op: 'avg', group });
   const v = (await avg.data()) as Float32Array;
-  tf.dispose([x, y, sent, avg]);
+  tf.dispose([x, y, wt, r, g, t, avg]);
   return { G: v.slice(0, d), smallNormSq: v[d]! };
 }
 type Group = ReturnType<typeof dist.newGroup>;
@@ -139,7 +142,7 @@ for (const phase of phases) {
       // At the start: the first step's gradients (small = one rank's 4, big = the world's 4N). At the
       // target: fresh batches, no update; big = all of them at once, since |G|² is the small difference of
       // two noisy norms and a batch of 4N alone cannot see it on a small world.
-      const draws = Math.max(4, Math.ceil(measured / world));
+      const draws = Math.ceil(measured / world);
       let small = 0;
       const sum = new Float64Array(d);
       for (let k = 0; k < draws; k++) {

@@ -146,7 +146,7 @@ export function criticalBatchRun(world: number): CriticalBatchRun {
   sizes.push(world);
   const runs = sizes.map(trainGroup);
   const last = runs.at(-1)!;
-  const draws = Math.max(4, Math.ceil(C.measured / world));
+  const draws = Math.ceil(C.measured / world);
   let small = 0;
   const sum = new Float64Array(C.d);
   for (let k = 0; k < draws; k++) {

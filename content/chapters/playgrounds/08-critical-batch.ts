@@ -177,31 +177,40 @@ console.log(
   `ranks | global batch | learning rate | steps to target | examples | time to target | GPU time`,
 );
 const fmtTime = (s: number) => (s >= 1 ? `${s.toFixed(2)} s` : `${(s * 1000).toFixed(1)} ms`);
-sizes.forEach((n, i) => {
-  const batch = perRank * n;
-  console.log(
-    `${String(n).padStart(5)} | ${String(batch).padStart(12)} | ${Math.min(
-      (baseLr * batch) / perRank,
-      maxLr,
-    )
-      .toFixed(4)
-      .padStart(
-        13,
-      )} | ${String(steps[i]).padStart(15)} | ${String(batch * steps[i]!).padStart(8)} | ${fmtTime(seconds[i]!).padStart(14)} | ${fmtTime(n * seconds[i]!)}`,
-  );
-  if (dist.rank !== 0) return;
-  plot.line('log₂ steps to target against log₂ ranks', Math.log2(n), Math.log2(steps[i]!), {
-    series: 'measured',
-  });
-  plot.line('time to target (s) against log₂ ranks', Math.log2(n), seconds[i]!, {
-    series: dist.simulation ? 'virtual' : 'this machine',
-  });
-});
 // McCandlish et al. §2.3: S_min the fewest steps, E_min the fewest examples, B_crit = E_min / S_min.
 const sMin = Math.min(...steps),
   eMin = Math.min(...sizes.map((n, i) => perRank * n * steps[i]!));
 const bCrit = eMin / sMin;
 const stalls = sizes.findIndex((_, i) => i > 0 && steps[i - 1]! / steps[i]! < 1.5);
+sizes.forEach((n, i) => {
+  const batch = perRank * n,
+    lr = Math.min((baseLr * batch) / perRank, maxLr);
+  const cells = [
+    String(n).padStart(5),
+    String(batch).padStart(12),
+    lr.toFixed(4).padStart(13),
+    String(steps[i]).padStart(15),
+    String(batch * steps[i]!).padStart(8),
+    fmtTime(seconds[i]!).padStart(14),
+    fmtTime(n * seconds[i]!),
+  ];
+  console.log(cells.join(' | '));
+  if (dist.rank !== 0) return;
+  plot.line('log₂ steps to target against log₂ ranks', Math.log2(n), Math.log2(steps[i]!), {
+    series: 'measured',
+  });
+  // McCandlish et al.'s model through the measured S_min and B_crit, once the steps have flattened.
+  if (stalls > 0)
+    plot.line(
+      'log₂ steps to target against log₂ ranks',
+      Math.log2(n),
+      Math.log2(sMin * (1 + bCrit / batch)),
+      { series: 'S_min (1 + B_crit / B)' },
+    );
+  plot.line('time to target (s) against log₂ ranks', Math.log2(n), seconds[i]!, {
+    series: dist.simulation ? 'virtual' : 'this machine',
+  });
+});
 console.log(
   stalls < 0
     ? `doubling the ranks cut the steps by at least 1.5× every time, up to ${world}: the critical batch lies beyond ${perRank * world}`

@@ -737,6 +737,15 @@ const PRIMARY_SOURCES_7_TO_9: PrimaryCitation[] = [
     url: 'https://arxiv.org/abs/1812.06162',
   },
   {
+    claim:
+      "Unbiased estimates of |G|² and tr(Σ) from the squared gradient norms at two batch sizes (in data parallelism: one device's batch and all devices' together), B_simple = tr(Σ)/|G|² their ratio; B_simple = B_noise when the Hessian is a multiple of the identity; B_crit = E_min/S_min (the playground 08-critical-batch.ts and src/lib/figures/critical-batch.ts compute them)",
+    chapter: C8,
+    anchor: 'measure-it-the-critical-batch-at-1024-ranks',
+    source:
+      'McCandlish et al. 2018, "An Empirical Model of Large-Batch Training", Appendix A.1 (unbiased estimate of the simple noise scale, B_small and B_big), §2.2 (B_simple and B_noise), §2.3 (B_crit = E_min/S_min)',
+    url: 'https://arxiv.org/abs/1812.06162',
+  },
+  {
     claim: 'GPT-3 batch sizes 0.5M–3.2M tokens, learning rates, batch ramp-up',
     chapter: C8,
     anchor: 'batch-size-in-tokens',

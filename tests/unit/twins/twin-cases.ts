@@ -208,6 +208,14 @@ export const TWIN_CASES: TwinCase[] = [
     why: 'losses printed to 3 places; the diverging batch-2048 run (loss in the thousands) amplifies float32 rounding to about 1e-6 relative; rates, steps and verdicts are exact',
   },
   {
+    playground: '08-critical-batch.ts',
+    abs: 1,
+    rel: 0,
+    why: `the rows are the same hash on both sides and steps, examples and rates are exact (a float32 gradient summed in another order could move a step count only if the loss crossed the target within rounding); B_simple printed to whole examples, from small differences of float32 norms, may move by 1; ${MEASURED}; run at 2 ranks only (groups of 1 and 2)`,
+    timing: / *[\d.]+ m?s\b|(?<=fastest to target: ).*$/g,
+    worlds: [2],
+  },
+  {
     playground: '09-scale-ddp-fsdp.ts',
     ...EXACT,
     why: `group sizes and node counts are exact and the weight check is a verdict; ${MEASURED}; run at 2 ranks only, where the one group is the whole job (the lesson needs a simulated cluster of many nodes, which no twin run here has)`,

@@ -137,7 +137,7 @@ export function prepareRanksOn(
     );
     workers.push(worker);
     return Promise.race([
-      worker.api.prepare(backend).then(() => worker),
+      worker.api.prepare(backend, world).then(() => worker),
       // A terminated worker never answers: the set's end settles its ranks.
       ended.then(() => Promise.reject(new Error('the run ended before this rank was ready'))),
     ]);
@@ -336,7 +336,6 @@ export function startClusterOn(
   };
   const claimed = prepared.claim(crash);
   world = claimed.world;
-  const shared = world;
   const startRank = (rank: number, worker: RankWorker) => {
     if (finished) return;
     // One channel per rank: whatever arrives on it speaks for this rank, whatever the message claims.
@@ -357,7 +356,6 @@ export function startClusterOn(
       .run(
         Comlink.transfer(
           {
-            world: shared,
             rank,
             js,
             backend,

@@ -7,7 +7,7 @@ import { sealBrowserScope, sealedNotice } from './seal-browser-scope.ts';
 
 sealBrowserScope();
 const api: RankApi = {
-  prepare: (backend) => prepareRank(backend, browserBackends),
+  prepare: (backend, world) => prepareRank(backend, world, browserBackends),
   run: (start) => runRank(start, { ...browserBackends, sealedNotice }),
 };
 Comlink.expose(api);

@@ -77,11 +77,29 @@ type ProgramFunction = (
   scope: ProgramScope,
 ) => Promise<void>;
 
+/** The last program this thread loaded: the logical ranks of a thread all run the same one. */
+let loaded: { moduleText: string; program: Promise<ProgramFunction> } | undefined;
+
 /**
  * Loads the compiled program as a module: a blob: URL in a browser worker, a data: URL in Node.
  * Importing a module needs no 'unsafe-eval', so the site's CSP can refuse eval and new Function.
+ * Once a thread: the module only defines the program's function, and each rank's call of it has its own
+ * state (its top level runs inside the call), so the ranks of a thread share one import, as Node's cache of
+ * the same data: URL already had them do. In Chromium each blob: import costs a fetch through the browser
+ * process and a parse: 512 of them were seconds of a 1,024-rank run's two workers.
  */
-export async function loadProgram(moduleText: string): Promise<ProgramFunction> {
+export function loadProgram(moduleText: string): Promise<ProgramFunction> {
+  if (loaded?.moduleText !== moduleText) {
+    const program = importProgram(moduleText);
+    loaded = { moduleText, program };
+    program.catch(() => {
+      if (loaded?.program === program) loaded = undefined; // a failed load is tried again by the next rank
+    });
+  }
+  return loaded.program;
+}
+
+async function importProgram(moduleText: string): Promise<ProgramFunction> {
   if (
     typeof Blob !== 'undefined' &&
     typeof URL.createObjectURL === 'function' &&

@@ -9,7 +9,7 @@ import { sealNodeRank } from './seal-node-rank.ts';
 if (!parentPort) throw new Error('node-worker.ts runs only as a worker thread');
 sealNodeRank();
 const api: RankApi = {
-  prepare: (backend) => prepareRank(backend, nodeBackends),
+  prepare: (backend, world) => prepareRank(backend, world, nodeBackends),
   run: (start) => runRank(start, nodeBackends),
 };
 Comlink.expose(api, nodeEndpoint(parentPort));

@@ -16,6 +16,7 @@ import { captureLogArgs, formatLogArgs, formatLogArgsNow } from './format-log.ts
 import { lockIntrinsics } from './lock-intrinsics.ts';
 import { chargeKernels } from './kernel-charging.ts';
 import type { RankSimulation } from '../simulation/rank-simulation.ts';
+import type { SharedWorld } from '../collectives/shared-world.ts';
 import { LogPacer } from './log-pacer.ts';
 import { setPlotSink } from './plot-api.ts';
 import { enforceTensorBudget, MemoryBudgetError } from './memory-budget.ts';
@@ -44,8 +45,16 @@ function prepareBackend(choice: BackendChoice, platform: BackendPlatform): Promi
   return prepared.chosen;
 }
 
+/** The shared memory of the run this worker serves, one object for all its ranks (see RankApi.prepare). */
+let threadWorld: SharedWorld | undefined;
+
 /** Warms a worker that has no program yet (see RankApi.prepare); errors wait for the run to report them. */
-export async function prepareRank(choice: BackendChoice, platform: BackendPlatform): Promise<void> {
+export async function prepareRank(
+  choice: BackendChoice,
+  world: SharedWorld,
+  platform: BackendPlatform,
+): Promise<void> {
+  threadWorld = world;
   await prepareBackend(choice, platform).catch(() => {});
 }
 
@@ -221,7 +230,9 @@ export async function runRank(start: RankStart, platform: BackendPlatform): Prom
         emit({ type: 'exit', rank, ok: false, time: now() });
       }),
     );
-    const joined = await joinWorld(start.world, rank, {
+    if (!threadWorld)
+      throw new Error('this rank worker was never given its world (RankApi.prepare)');
+    const joined = await joinWorld(threadWorld, rank, {
       tf,
       backend: chosen.backend,
       now,

@@ -4,7 +4,6 @@ import type { ResolvedCluster } from '../simulation/cluster-options.ts';
 
 /** What the cluster hands each rank worker to start it. */
 export interface RankStart {
-  world: SharedWorld;
   rank: number;
   /** The compiled program (see compile.ts). */
   js: string;
@@ -28,8 +27,12 @@ export interface RankApi {
   /**
    * Loads tfjs and initialises the backend before any program exists, so a later run() starts at once.
    * Never rejects: a failure is reported by the run that follows, as it would be without this step.
+   * `world` is the shared memory of the one run this worker serves, handed over here, once a worker, not in
+   * each rank's start: every copy of a WebAssembly.Memory posted to a worker arrives as a new object, and
+   * Chromium's V8 counts each one's whole size (110 MB at 1,024 ranks) as the worker's external memory, so
+   * 512 copies made it run a full garbage collection for every rank started (35 s of a 60 s run).
    */
-  prepare(backend: BackendChoice): Promise<void>;
+  prepare(backend: BackendChoice, world: SharedWorld): Promise<void>;
   run(start: RankStart): Promise<void>;
 }
 

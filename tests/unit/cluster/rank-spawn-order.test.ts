@@ -1,7 +1,8 @@
-// Issue 20: how warm (and cold) ranks start. Fake workers, no threads: ≈ 50 ms.
+// Issue 20: how warm (and cold) ranks start; issue 30: what each rank worker is handed. Fake workers, no threads: ≈ 50 ms.
 import { describe, expect, it } from 'vitest';
 import {
   prepareRanksOn,
+  startClusterOn,
   type RankWorker,
   type WorkerPlatform,
 } from '../../../playground/cluster/cluster-core.ts';
@@ -104,5 +105,30 @@ describe('prepareRanksOn: a worker that cannot be created', () => {
     expect(() => prepareRanksOn(f.platform, 4, 'cpu', 4)).toThrow('Worker could not be created');
     expect(f.spawned).toEqual([0, 1]);
     expect(f.terminated).toEqual([0, 1]);
+  });
+});
+
+describe('startClusterOn: the shared memory reaches each worker once', () => {
+  it('in its prepare, not in every hosted rank’s start (a posted copy of the memory is a new object each time)', async () => {
+    const prepared: unknown[] = [];
+    const starts: Record<string, unknown>[] = [];
+    const platform: WorkerPlatform = {
+      spawn() {
+        const api = {
+          prepare: (_backend: string, world: unknown) => (prepared.push(world), Promise.resolve()),
+          run: (start: Record<string, unknown>) => (starts.push(start), new Promise(() => {})),
+        };
+        return { api, terminate() {} } as unknown as RankWorker;
+      },
+    };
+    const run = startClusterOn(platform, { code: 'export {}', worldSize: 8, workers: 2 }, () => {});
+    for (let i = 0; i < 20 && starts.length < 8; i++) await tick();
+    run.stop();
+    expect(prepared).toHaveLength(2);
+    expect(prepared[0]).toBe(prepared[1]);
+    expect((prepared[0] as { memory: unknown }).memory).toBeInstanceOf(WebAssembly.Memory);
+    expect(starts).toHaveLength(8);
+    for (const start of starts) expect(start).not.toHaveProperty('world');
+    expect(starts.map((s) => s.hosted)).toEqual([4, 4, 4, 4, 4, 4, 4, 4]);
   });
 });

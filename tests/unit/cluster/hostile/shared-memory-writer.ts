@@ -4,12 +4,16 @@ import { parentPort } from 'node:worker_threads';
 import * as Comlink from 'comlink';
 import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
 import { H_POISON } from '../../../../playground/collectives/layout.ts';
+import type { SharedWorld } from '../../../../playground/collectives/shared-world.ts';
 import type { RankApi, RankStart } from '../../../../playground/rank/rank-protocol.ts';
 
+let world: SharedWorld | undefined;
 const api: RankApi = {
-  async prepare() {},
+  async prepare(_backend, w) {
+    world = w;
+  },
   async run(start: RankStart) {
-    const words = new Int32Array(start.world.memory.buffer);
+    const words = new Int32Array(world!.memory.buffer);
     Atomics.store(words, H_POISON, 2);
     start.events.postMessage({
       type: 'error',

@@ -21,6 +21,7 @@ import { WorldSync, type WaitMode } from './world-sync.ts';
 import { CollectiveRun, type GroupSequence } from './collective-run.ts';
 import { PeerLiveness } from './peer-liveness.ts';
 import { REAL_TIME_CLOCK, type RankClock } from '../simulation/rank-clock.ts';
+import { threadWorld, type ThreadWorld } from './thread-collectives.ts';
 
 export interface EngineEnv {
   now: () => number;
@@ -32,6 +33,8 @@ export interface EngineEnv {
    * (Atomics.wait would stop the peers it waits for), so every wait yields to the event loop.
    */
   hosted?: boolean;
+  /** With `hosted`: every rank this thread hosts in this world (the placement's), for thread-collectives.ts. */
+  threadRanks?: readonly number[];
 }
 
 /**
@@ -57,6 +60,8 @@ export class CollectiveEngine {
   readonly stopHeartbeat: () => void;
   /** Sequence number of this rank's next call in a group slot (the process groups own the numbers). */
   readonly nextSeq: (slot: number) => number;
+  /** This thread's side of the world when it hosts several of its ranks (thread-collectives.ts), else null. */
+  readonly thread: ThreadWorld | null;
   /** The clock every call is timed with: real time, or a simulated cluster's (set once by joinWorld). */
   clock: RankClock = REAL_TIME_CLOCK;
   readonly #arrivals: Float64Array;
@@ -98,6 +103,11 @@ export class CollectiveEngine {
       Array.from({ length: world.worldSize }, (_, i) => i),
     );
     this.scratch = scratchOffset(world.layout, rank);
+    const mates = env.threadRanks;
+    this.thread =
+      env.hosted && mates && mates.length > 1 && mates.includes(rank)
+        ? threadWorld(this.words, mates)
+        : null;
   }
 
   /** True when this rank shares its thread with other logical ranks: its waits must yield (see EngineEnv.hosted). */

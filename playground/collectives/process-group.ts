@@ -23,6 +23,18 @@ import type { PointToPoint } from './point-to-point.ts';
 import { COLLECTIVE_ALGORITHMS as RUN } from './collective-algorithms.ts';
 import { allocate, splitChunk, type Payload } from './typed-views.ts';
 import type { WaitMode } from './world-sync.ts';
+import {
+  allGatherBytes,
+  allGatherOnThread,
+  allOnThread,
+  allReduceOnThread,
+  reduceScatterBytes,
+  reduceScatterOnThread,
+  runOnThread,
+  takesThreadPath,
+  twoShotBytes,
+  type ThreadWorld,
+} from './thread-collectives.ts';
 /**
  * This rank's calls in issue order, across all its groups (as one NCCL stream orders a device's kernels):
  * every group writes the same per-rank data region, so two calls must never run at once.
@@ -68,10 +80,19 @@ export class ProcessGroup {
   readonly info: GroupInfo;
   readonly #comm: RankComm;
   readonly #sequence: GroupSequence = { seq: 0, steps: 0 };
+  /** This thread's side of the world when every member lives on it (thread-collectives.ts), else null. */
+  readonly #thread: ThreadWorld | null;
 
   constructor(comm: RankComm, info: GroupInfo) {
     this.#comm = comm;
     this.info = info;
+    const thread = comm.engine.thread;
+    this.#thread = thread && allOnThread(thread, info) ? thread : null;
+  }
+
+  /** Where `run` goes on this thread, if it does: its group lives here and its kind and algorithm take the path. */
+  #onThread(run: CollectiveRun): ThreadWorld | null {
+    return this.#thread && takesThreadPath(run.desc.kind, run.desc.algorithm) ? this.#thread : null;
   }
 
   /** Sequence number of this rank's next call in the group. */
@@ -170,6 +191,12 @@ export class ProcessGroup {
       o.async,
       input,
       async (run, data) => {
+        const thread = this.#onThread(run);
+        if (thread) {
+          const bytes = twoShotBytes(length, per, run.n, run.idx);
+          await runOnThread(thread, run, data!, out, allReduceOnThread, bytes, bytes);
+          return out;
+        }
         for (let offset = 0; offset === 0 || offset < length; offset += per) {
           await round(run, {
             input: data!,
@@ -222,6 +249,13 @@ export class ProcessGroup {
       o.async,
       input,
       async (run, data) => {
+        const thread = this.#onThread(run);
+        if (thread) {
+          const elements = this.#comm.engine.regionElements;
+          const [sent, received] = reduceScatterBytes(length, elements, run.n, run.idx);
+          await runOnThread(thread, run, data!, out, reduceScatterOnThread, sent, received);
+          return out;
+        }
         await RUN.reduceScatter.direct.run(run, data!, out);
         return out;
       },
@@ -239,6 +273,12 @@ export class ProcessGroup {
       o.async,
       input,
       async (run, data) => {
+        const thread = this.#onThread(run);
+        if (thread) {
+          const bytes = allGatherBytes(length, this.#comm.engine.regionElements, run.n);
+          await runOnThread(thread, run, data!, out, allGatherOnThread, bytes, bytes);
+          return out;
+        }
         await RUN.allGather.direct.run(run, data!, out);
         return out;
       },

@@ -1,0 +1,272 @@
+import type { ReduceOp } from '../contract/protocol.ts';
+import type { CollectiveRun } from './collective-run.ts';
+import type { GroupInfo } from './group-registry.ts';
+import { H_WORLD_ID } from './layout.ts';
+import { ringChunk, splitChunk, type Payload } from './typed-views.ts';
+
+/**
+ * Collectives among logical ranks that share one thread (rank/rank-host.ts): when every member of a group lives
+ * on the calling thread, the members hand their input arrays over by reference, the last one to arrive computes
+ * the result once, and every member's output is filled — no copy through the shared memory, no wait on it.
+ *
+ * Everything else stays the engine's (process-group.ts runs this inside the same call as the engine path): each
+ * member still publishes its descriptor, takes its sequence number, makes one progress step (so peers and the
+ * deadlock check see it arrive), is timed by its clock and counted. While members wait for a thread-mate, the
+ * first to arrive watches the missing ones with the engine's own wait (mismatch, deadlock, busy, spinning, exited
+ * and timeout checks, each naming the ranks); a failure anywhere rejects every waiting member with the reason.
+ *
+ * Results are bit for bit the engine's: each element is reduced in the engine's order (two-shot all-reduce: group
+ * order, then ÷ n for avg; reduce-scatter: the member's own slice first, then the others in group order), in
+ * float32 (a Float32Array store rounds each step to float32, as the SIMD kernel does) or wrapping int32.
+ * Counters record what the engine's algorithm would move, so commStats() do not depend on placement.
+ */
+
+/** Kinds (and the all-reduce algorithm) that may take this path; anything else runs on the engine. */
+export function takesThreadPath(kind: string, algorithm: string | null): boolean {
+  return (
+    (kind === 'allReduce' && algorithm === 'two-shot') ||
+    kind === 'reduceScatter' ||
+    kind === 'allGather'
+  );
+}
+
+/** One member's part in a call: its run, its input (by reference) and its own output array. */
+interface Entry {
+  run: CollectiveRun;
+  input: Payload;
+  output: Payload;
+}
+
+/** One call of a group on this thread, from its first member's arrival until the last one's. */
+interface Rendezvous {
+  readonly entries: (Entry | undefined)[];
+  arrived: number;
+  settled: boolean;
+  readonly done: Promise<void>;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/** What the members of one group on this thread share: their calls in flight, by sequence number. */
+class ThreadGroup {
+  readonly calls = new Map<number, Rendezvous>();
+}
+
+/** The ranks a thread hosts in one world, and their groups' calls (module state: one per thread). */
+class ThreadWorld {
+  readonly ranks: ReadonlySet<number>;
+  readonly #groups = new Map<number, ThreadGroup>();
+
+  constructor(ranks: readonly number[]) {
+    this.ranks = new Set(ranks);
+  }
+
+  group(slot: number): ThreadGroup {
+    let g = this.#groups.get(slot);
+    if (!g) this.#groups.set(slot, (g = new ThreadGroup()));
+    return g;
+  }
+}
+
+/** Worlds this thread takes part in, by the id createSharedWorld wrote in the header (each rank got its own copy of the memory object). */
+const worlds = new Map<number, ThreadWorld>();
+
+/** This thread's side of `words`' world, hosting `ranks` (every rank of the thread passes the same list). */
+export function threadWorld(words: Int32Array, ranks: readonly number[]): ThreadWorld {
+  const id = Atomics.load(words, H_WORLD_ID);
+  let w = worlds.get(id);
+  if (!w) worlds.set(id, (w = new ThreadWorld(ranks)));
+  return w;
+}
+
+export type { ThreadWorld };
+
+/** True when every member of `group` lives on this thread. */
+export function allOnThread(thread: ThreadWorld, group: GroupInfo): boolean {
+  return group.members.every((m) => thread.ranks.has(m));
+}
+
+type Compute = (entries: Entry[], run: CollectiveRun) => void;
+
+/**
+ * Runs `run`'s call on this thread (see joinOnThread), then counts and traces it on this member as one step:
+ * `sent` and `received` are what the engine's algorithm would have counted.
+ */
+export async function runOnThread(
+  thread: ThreadWorld,
+  run: CollectiveRun,
+  input: Payload,
+  output: Payload,
+  compute: Compute,
+  sent: number,
+  received: number,
+): Promise<void> {
+  const e = run.engine;
+  const start = e.env.now();
+  await joinOnThread(thread, run, input, output, compute);
+  e.count(run.desc.kind, sent, received, false);
+  e.trace({
+    kind: run.desc.kind,
+    algorithm: 'in-thread',
+    step: 0,
+    bytes: received,
+    start,
+    end: e.env.now(),
+    label: 'thread-mates by reference, no shared-memory copy',
+  });
+}
+
+/**
+ * Takes part in `run`'s call on this thread: makes this member's one progress step, hands its arrays over, and
+ * resolves once the last member computed every output with `compute` (the same function on every member).
+ */
+export async function joinOnThread(
+  thread: ThreadWorld,
+  run: CollectiveRun,
+  input: Payload,
+  output: Payload,
+  compute: Compute,
+): Promise<void> {
+  const calls = thread.group(run.group.slot).calls;
+  let r = calls.get(run.seq);
+  const first = !r;
+  if (!r) {
+    let resolve!: () => void;
+    let reject!: (e: unknown) => void;
+    const done = new Promise<void>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    r = { entries: new Array(run.n), arrived: 0, settled: false, done, resolve, reject };
+    calls.set(run.seq, r);
+  }
+  const me = r;
+  me.entries[run.idx] = { run, input, output };
+  me.arrived++;
+  run.arrive(); // in the same synchronous block as the hand-over: a member counted as arrived has handed over
+  if (me.arrived === run.n) {
+    calls.delete(run.seq);
+    try {
+      // Every member published its descriptor before arriving: compare them all before reading any array.
+      for (const m of run.group.members) run.engine.compareWithPeer(run, m);
+      compute(me.entries as Entry[], run);
+    } catch (error) {
+      settle(me, error);
+      throw error;
+    }
+    settle(me);
+  } else if (first) void watch(me, run);
+  return me.done;
+}
+
+function settle(r: Rendezvous, error?: unknown): void {
+  if (r.settled) return;
+  r.settled = true;
+  if (error === undefined) r.resolve();
+  else r.reject(error);
+}
+
+/**
+ * The first member's watch over a call its thread-mates have not all reached: the engine's wait for their step,
+ * with every check it makes while waiting. Should they all step in without completing the call here (a member
+ * took the engine's path: its call differs), the descriptors say how; a failure rejects every waiting member.
+ */
+async function watch(r: Rendezvous, run: CollectiveRun): Promise<void> {
+  try {
+    await run.waitEach(run.group, run.base + 1);
+    if (r.settled) return;
+    for (const m of run.group.members) run.engine.compareWithPeer(run, m);
+    run.engine.fail(
+      `${run.place}: the members on rank ${run.engine.rank}'s thread did not all take the in-thread path`,
+    );
+  } catch (error) {
+    settle(r, error);
+  }
+}
+
+/** dst[i] = dst[i] (op) src[i] over [from, to), as the kernel computes it (float32 or wrapping int32). */
+function combine(op: ReduceOp, dst: Payload, src: Payload, from: number, to: number): void {
+  if (op === 'sum' || op === 'avg') for (let i = from; i < to; i++) dst[i] = dst[i]! + src[i]!;
+  else if (op === 'prod') {
+    if (dst instanceof Int32Array)
+      for (let i = from; i < to; i++) dst[i] = Math.imul(dst[i]!, src[i]!);
+    else for (let i = from; i < to; i++) dst[i] = dst[i]! * src[i]!;
+  } else if (op === 'max') for (let i = from; i < to; i++) dst[i] = Math.max(dst[i]!, src[i]!);
+  else for (let i = from; i < to; i++) dst[i] = Math.min(dst[i]!, src[i]!);
+}
+
+/** avg's last step: a true float32 division, or int32's truncating one (the kernel's div_f32 / div_i32). */
+function divide(dst: Payload, from: number, to: number, n: number): void {
+  if (dst instanceof Int32Array) for (let i = from; i < to; i++) dst[i] = Math.trunc(dst[i]! / n);
+  else for (let i = from; i < to; i++) dst[i] = dst[i]! / n;
+}
+
+/** Two-shot all-reduce: every element reduced across the members in group order (the fused kernel's order). */
+export const allReduceOnThread: Compute = (entries, run) => {
+  const op = run.desc.op!;
+  const n = entries.length;
+  const first = entries[0]!.output;
+  first.set(entries[0]!.input);
+  for (let k = 1; k < n; k++) combine(op, first, entries[k]!.input, 0, first.length);
+  if (op === 'avg') divide(first, 0, first.length, n);
+  for (let k = 1; k < n; k++) entries[k]!.output.set(first);
+};
+
+/** Reduce-scatter: member r's slice (torch.tensor_split) is its own input first, then the others' in group order. */
+export const reduceScatterOnThread: Compute = (entries, run) => {
+  const op = run.desc.op!;
+  const n = entries.length;
+  const L = run.desc.length;
+  entries.forEach((e, r) => {
+    const [start, len] = splitChunk(L, n, r);
+    const out = e.output;
+    out.set(e.input.subarray(start, start + len));
+    entries.forEach((q, k) => {
+      if (k !== r) combine(op, out, q.input.subarray(start, start + len), 0, len);
+    });
+    if (op === 'avg') divide(out, 0, len, n);
+  });
+};
+
+/** All-gather: member k's input is block k of every output. */
+export const allGatherOnThread: Compute = (entries, run) => {
+  const L = run.desc.length;
+  for (const e of entries) entries.forEach((q, k) => e.output.set(q.input, k * L));
+};
+
+/** Bytes the engine's two-shot all-reduce would count on this member (a round per region, chunk `idx` of each). */
+export function twoShotBytes(length: number, per: number, n: number, idx: number): number {
+  let bytes = 0;
+  for (let offset = 0; offset === 0 || offset < length; offset += per)
+    bytes += (n - 1) * ringChunk(Math.min(per, length - offset), n, idx)[1] * 4;
+  return bytes;
+}
+
+/** Bytes the engine's reduce-scatter would count on this member: [sent, received]. */
+export function reduceScatterBytes(
+  length: number,
+  regionElements: number,
+  n: number,
+  idx: number,
+): [number, number] {
+  const w = Math.max(1, Math.floor(regionElements / n));
+  const rounds = Math.max(1, Math.ceil(splitChunk(length, n, 0)[1] / w));
+  const seg = (c: number, off: number) =>
+    Math.max(0, Math.min(w, splitChunk(length, n, c)[1] - off));
+  let sent = 0;
+  let received = 0;
+  for (let j = 0; j < rounds; j++) {
+    for (let c = 0; c < n; c++) if (c !== idx) sent += seg(c, j * w) * 4;
+    received += (n - 1) * seg(idx, j * w) * 4;
+  }
+  return [sent, received];
+}
+
+/** Bytes the engine's all-gather would count on this member (sent and received alike). */
+export function allGatherBytes(length: number, regionElements: number, n: number): number {
+  const rounds = Math.max(1, Math.ceil(length / regionElements));
+  let bytes = 0;
+  for (let j = 0; j < rounds; j++)
+    bytes += (n - 1) * Math.max(0, Math.min(regionElements, length - j * regionElements)) * 4;
+  return bytes;
+}

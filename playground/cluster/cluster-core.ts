@@ -371,7 +371,10 @@ export function startClusterOn(
             logCounters,
             tensorBudgetBytes: tensorBudgetPerRank(worldSize, options.tensorBudgetBytes),
             hosted: claimed.hosted[rank]!,
-            threadRanks: claimed.threadRanks[rank]!,
+            // Every rank of a world that shares workers, so all take the same collective paths.
+            ...(claimed.hosted.some((h) => h > 1)
+              ? { threadRanks: claimed.threadRanks[rank]! }
+              : {}),
             ...(cluster ? { cluster } : {}),
             events: channel.port2,
           },

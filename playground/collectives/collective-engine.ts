@@ -33,7 +33,10 @@ export interface EngineEnv {
    * (Atomics.wait would stop the peers it waits for), so every wait yields to the event loop.
    */
   hosted?: boolean;
-  /** With `hosted`: every rank this thread hosts in this world (the placement's), for thread-collectives.ts. */
+  /**
+   * Every rank this thread hosts in this world (the placement's), for thread-collectives.ts: given to every rank
+   * of a world whose threads host several ranks (a thread of one rank too, so every member takes the same path).
+   */
   threadRanks?: readonly number[];
 }
 
@@ -103,11 +106,9 @@ export class CollectiveEngine {
       Array.from({ length: world.worldSize }, (_, i) => i),
     );
     this.scratch = scratchOffset(world.layout, rank);
+    // Given to every rank of a world that shares threads (one a thread too), so all take the same paths.
     const mates = env.threadRanks;
-    this.thread =
-      env.hosted && mates && mates.length > 1 && mates.includes(rank)
-        ? threadWorld(this.words, mates)
-        : null;
+    this.thread = mates?.includes(rank) ? threadWorld(this.words, mates) : null;
   }
 
   /** True when this rank shares its thread with other logical ranks: its waits must yield (see EngineEnv.hosted). */

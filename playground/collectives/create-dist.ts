@@ -42,7 +42,7 @@ export interface RankEnv {
   simulation?: { cluster: ResolvedCluster; sinks: SimulationSinks };
   /** This rank shares its thread with other logical ranks (see EngineEnv.hosted). */
   hosted?: boolean;
-  /** With `hosted`: every rank this thread hosts (see EngineEnv.threadRanks). */
+  /** Every rank this thread hosts, in a world that shares threads (see EngineEnv.threadRanks). */
   threadRanks?: readonly number[];
   /** With `hosted`: resolves once this rank may run again; a collective's result is handed over only then. */
   resume?: () => Promise<void>;

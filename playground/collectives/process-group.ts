@@ -28,11 +28,14 @@ import {
   allGatherOnThread,
   allOnThread,
   allReduceOnThread,
+  chainAllReduce,
   reduceScatterBytes,
   reduceScatterOnThread,
   runOnThread,
+  spanOf,
   takesThreadPath,
   twoShotBytes,
+  type ThreadSpan,
   type ThreadWorld,
 } from './thread-collectives.ts';
 /**
@@ -82,12 +85,15 @@ export class ProcessGroup {
   readonly #sequence: GroupSequence = { seq: 0, steps: 0 };
   /** This thread's side of the world when every member lives on it (thread-collectives.ts), else null. */
   readonly #thread: ThreadWorld | null;
+  /** This thread's run of the group when it spans threads in blocks (an all-reduce goes as a chain), else null. */
+  readonly #span: ThreadSpan | null;
 
   constructor(comm: RankComm, info: GroupInfo) {
     this.#comm = comm;
     this.info = info;
     const thread = comm.engine.thread;
     this.#thread = thread && allOnThread(thread, info) ? thread : null;
+    this.#span = thread && !this.#thread ? spanOf(thread, info) : null;
   }
 
   /** Where `run` goes on this thread, if it does: its group lives here and its kind and algorithm take the path. */
@@ -192,9 +198,17 @@ export class ProcessGroup {
       input,
       async (run, data) => {
         const thread = this.#onThread(run);
+        const bytes = () => twoShotBytes(length, per, run.n, run.idx);
         if (thread) {
-          const bytes = twoShotBytes(length, per, run.n, run.idx);
-          await runOnThread(thread, run, data!, out, allReduceOnThread, bytes, bytes);
+          const b = bytes();
+          await runOnThread(thread, run.group.members, run, data!, out, allReduceOnThread, b, b);
+          return out;
+        }
+        const span = this.#span;
+        if (span && run.desc.algorithm === 'two-shot') {
+          const b = bytes();
+          const chain = chainAllReduce(span);
+          await runOnThread(this.#comm.engine.thread!, span.local, run, data!, out, chain, b, b);
           return out;
         }
         for (let offset = 0; offset === 0 || offset < length; offset += per) {
@@ -253,7 +267,17 @@ export class ProcessGroup {
         if (thread) {
           const elements = this.#comm.engine.regionElements;
           const [sent, received] = reduceScatterBytes(length, elements, run.n, run.idx);
-          await runOnThread(thread, run, data!, out, reduceScatterOnThread, sent, received);
+          const members = run.group.members;
+          await runOnThread(
+            thread,
+            members,
+            run,
+            data!,
+            out,
+            reduceScatterOnThread,
+            sent,
+            received,
+          );
           return out;
         }
         await RUN.reduceScatter.direct.run(run, data!, out);
@@ -276,7 +300,16 @@ export class ProcessGroup {
         const thread = this.#onThread(run);
         if (thread) {
           const bytes = allGatherBytes(length, this.#comm.engine.regionElements, run.n);
-          await runOnThread(thread, run, data!, out, allGatherOnThread, bytes, bytes);
+          await runOnThread(
+            thread,
+            run.group.members,
+            run,
+            data!,
+            out,
+            allGatherOnThread,
+            bytes,
+            bytes,
+          );
           return out;
         }
         await RUN.allGather.direct.run(run, data!, out);

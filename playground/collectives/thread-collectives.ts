@@ -2,7 +2,7 @@ import type { ReduceOp } from '../contract/protocol.ts';
 import type { CollectiveRun } from './collective-run.ts';
 import type { GroupInfo } from './group-registry.ts';
 import { H_WORLD_ID } from './layout.ts';
-import { ringChunk, splitChunk, type Payload } from './typed-views.ts';
+import { ringChunk, sharedView, splitChunk, type Payload } from './typed-views.ts';
 
 /**
  * Collectives among logical ranks that share one thread (rank/rank-host.ts): when every member of a group lives
@@ -19,6 +19,13 @@ import { ringChunk, splitChunk, type Payload } from './typed-views.ts';
  * order, then ÷ n for avg; reduce-scatter: the member's own slice first, then the others in group order), in
  * float32 (a Float32Array store rounds each step to float32, as the SIMD kernel does) or wrapping int32.
  * Counters record what the engine's algorithm would move, so commStats() do not depend on placement.
+ *
+ * A group that spans threads (the world at 1,024 ranks on 2 workers) runs an all-reduce as a chain in group order,
+ * so the sum is still added in the engine's order: the first thread reduces its members' inputs, the next one
+ * starts from that partial (read from the shared memory, float32 as stored, so nothing rounds differently) and
+ * adds its own, …, the last one divides for avg and publishes the result, which every other thread copies to
+ * its members. One member a thread waits on the engine (for the partial before it and for the result), with every
+ * check a wait makes; its thread-mates wait on it. Every member still makes the same progress steps.
  */
 
 /** Kinds (and the all-reduce algorithm) that may take this path; anything else runs on the engine. */
@@ -55,10 +62,14 @@ class ThreadGroup {
 /** The ranks a thread hosts in one world, and their groups' calls (module state: one per thread). */
 class ThreadWorld {
   readonly ranks: ReadonlySet<number>;
+  /** The ranks are one block (the placement's hostOf): a sorted group's members here are one run of it. */
+  readonly block: boolean;
   readonly #groups = new Map<number, ThreadGroup>();
 
   constructor(ranks: readonly number[]) {
     this.ranks = new Set(ranks);
+    const sorted = [...ranks].sort((a, b) => a - b);
+    this.block = sorted.every((r, i) => r === sorted[0]! + i);
   }
 
   group(slot: number): ThreadGroup {
@@ -68,14 +79,17 @@ class ThreadWorld {
   }
 }
 
-/** Worlds this thread takes part in, by the id createSharedWorld wrote in the header (each rank got its own copy of the memory object). */
-const worlds = new Map<number, ThreadWorld>();
+/**
+ * Worlds this thread takes part in, by the id createSharedWorld wrote in the header (each rank got its own copy
+ * of the memory object) and the thread's first rank (a test plays several threads' ranks on one).
+ */
+const worlds = new Map<string, ThreadWorld>();
 
 /** This thread's side of `words`' world, hosting `ranks` (every rank of the thread passes the same list). */
 export function threadWorld(words: Int32Array, ranks: readonly number[]): ThreadWorld {
-  const id = Atomics.load(words, H_WORLD_ID);
-  let w = worlds.get(id);
-  if (!w) worlds.set(id, (w = new ThreadWorld(ranks)));
+  const key = `${Atomics.load(words, H_WORLD_ID)}/${Math.min(...ranks)}`;
+  let w = worlds.get(key);
+  if (!w) worlds.set(key, (w = new ThreadWorld(ranks)));
   return w;
 }
 
@@ -86,7 +100,34 @@ export function allOnThread(thread: ThreadWorld, group: GroupInfo): boolean {
   return group.members.every((m) => thread.ranks.has(m));
 }
 
-type Compute = (entries: Entry[], run: CollectiveRun) => void;
+/** A group as one thread's run of its members: who holds the partial before them, and who the result. */
+export interface ThreadSpan {
+  /** The members on this thread, in group order (one run of the group's order). */
+  local: number[];
+  /** The member just before this run (its thread publishes the partial in its region), or null for the first run. */
+  before: number | null;
+  /** The group's last member: its region holds the result. */
+  last: number;
+}
+
+/**
+ * This thread's run of `group`, when a chain can take it: the placement put the world's ranks on threads in
+ * blocks (every thread's are, as this one's are) and group members are sorted, so each thread holds one run.
+ */
+export function spanOf(thread: ThreadWorld, group: GroupInfo): ThreadSpan | null {
+  if (!thread.block) return null;
+  const local = group.members.filter((m) => thread.ranks.has(m));
+  if (local.length === 0) return null;
+  const first = group.indexOf(local[0]!);
+  return {
+    local,
+    before: first === 0 ? null : group.members[first - 1]!,
+    last: group.members[group.members.length - 1]!,
+  };
+}
+
+/** Fills every entry's output; runs once a call, on the last member of this thread to arrive. */
+type Compute = (entries: Entry[], run: CollectiveRun) => void | Promise<void>;
 
 /**
  * Runs `run`'s call on this thread (see joinOnThread), then counts and traces it on this member as one step:
@@ -94,6 +135,7 @@ type Compute = (entries: Entry[], run: CollectiveRun) => void;
  */
 export async function runOnThread(
   thread: ThreadWorld,
+  local: readonly number[],
   run: CollectiveRun,
   input: Payload,
   output: Payload,
@@ -103,7 +145,7 @@ export async function runOnThread(
 ): Promise<void> {
   const e = run.engine;
   const start = e.env.now();
-  await joinOnThread(thread, run, input, output, compute);
+  await joinOnThread(thread, local, run, input, output, compute);
   e.count(run.desc.kind, sent, received, false);
   e.trace({
     kind: run.desc.kind,
@@ -117,11 +159,12 @@ export async function runOnThread(
 }
 
 /**
- * Takes part in `run`'s call on this thread: makes this member's one progress step, hands its arrays over, and
- * resolves once the last member computed every output with `compute` (the same function on every member).
+ * Takes part in `run`'s call on this thread: makes this member's first progress step, hands its arrays over, and
+ * resolves once the last of the `local` members (the group's members on this thread) ran `compute`.
  */
 export async function joinOnThread(
   thread: ThreadWorld,
+  local: readonly number[],
   run: CollectiveRun,
   input: Payload,
   output: Payload,
@@ -137,25 +180,25 @@ export async function joinOnThread(
       resolve = res;
       reject = rej;
     });
-    r = { entries: new Array(run.n), arrived: 0, settled: false, done, resolve, reject };
+    r = { entries: new Array(local.length), arrived: 0, settled: false, done, resolve, reject };
     calls.set(run.seq, r);
   }
   const me = r;
-  me.entries[run.idx] = { run, input, output };
+  me.entries[local.indexOf(run.engine.rank)] = { run, input, output };
   me.arrived++;
   run.arrive(); // in the same synchronous block as the hand-over: a member counted as arrived has handed over
-  if (me.arrived === run.n) {
+  if (me.arrived === local.length) {
     calls.delete(run.seq);
     try {
-      // Every member published its descriptor before arriving: compare them all before reading any array.
-      for (const m of run.group.members) run.engine.compareWithPeer(run, m);
-      compute(me.entries as Entry[], run);
+      // Every member here published its descriptor before arriving: compare before reading any array.
+      for (const m of local) run.engine.compareWithPeer(run, m);
+      await compute(me.entries as Entry[], run);
     } catch (error) {
       settle(me, error);
       throw error;
     }
     settle(me);
-  } else if (first) void watch(me, run);
+  } else if (first) void watch(me, run, local);
   return me.done;
 }
 
@@ -168,14 +211,16 @@ function settle(r: Rendezvous, error?: unknown): void {
 
 /**
  * The first member's watch over a call its thread-mates have not all reached: the engine's wait for their step,
- * with every check it makes while waiting. Should they all step in without completing the call here (a member
- * took the engine's path: its call differs), the descriptors say how; a failure rejects every waiting member.
+ * with every check it makes while waiting. Should they all step in without handing over here (a member took the
+ * engine's path: its call differs), the descriptors say how; a failure rejects every waiting member.
  */
-async function watch(r: Rendezvous, run: CollectiveRun): Promise<void> {
+async function watch(r: Rendezvous, run: CollectiveRun, local: readonly number[]): Promise<void> {
   try {
-    await run.waitEach(run.group, run.base + 1);
-    if (r.settled) return;
-    for (const m of run.group.members) run.engine.compareWithPeer(run, m);
+    // The members here only: their own group's slot and checks, a list of them as the members to wait for.
+    await run.waitEach({ ...run.group, members: [...local] }, run.base + 1);
+    // All handed over: the last of them computes, and its own waits make the engine's checks from here.
+    if (r.settled || r.arrived === local.length) return;
+    for (const m of local) run.engine.compareWithPeer(run, m);
     run.engine.fail(
       `${run.place}: the members on rank ${run.engine.rank}'s thread did not all take the in-thread path`,
     );
@@ -186,13 +231,23 @@ async function watch(r: Rendezvous, run: CollectiveRun): Promise<void> {
 
 /** dst[i] = dst[i] (op) src[i] over [from, to), as the kernel computes it (float32 or wrapping int32). */
 function combine(op: ReduceOp, dst: Payload, src: Payload, from: number, to: number): void {
-  if (op === 'sum' || op === 'avg') for (let i = from; i < to; i++) dst[i] = dst[i]! + src[i]!;
-  else if (op === 'prod') {
-    if (dst instanceof Int32Array)
-      for (let i = from; i < to; i++) dst[i] = Math.imul(dst[i]!, src[i]!);
-    else for (let i = from; i < to; i++) dst[i] = dst[i]! * src[i]!;
-  } else if (op === 'max') for (let i = from; i < to; i++) dst[i] = Math.max(dst[i]!, src[i]!);
-  else for (let i = from; i < to; i++) dst[i] = Math.min(dst[i]!, src[i]!);
+  if (dst instanceof Float32Array) combineF32(op, dst, src as Float32Array, from, to);
+  else combineI32(op, dst, src as Int32Array, from, to);
+}
+
+// One loop per dtype, so each stays monomorphic (a loop over both array types ran several times slower).
+function combineF32(op: ReduceOp, d: Float32Array, s: Float32Array, from: number, to: number) {
+  if (op === 'sum' || op === 'avg') for (let i = from; i < to; i++) d[i] = d[i]! + s[i]!;
+  else if (op === 'prod') for (let i = from; i < to; i++) d[i] = d[i]! * s[i]!;
+  else if (op === 'max') for (let i = from; i < to; i++) d[i] = Math.max(d[i]!, s[i]!);
+  else for (let i = from; i < to; i++) d[i] = Math.min(d[i]!, s[i]!);
+}
+
+function combineI32(op: ReduceOp, d: Int32Array, s: Int32Array, from: number, to: number) {
+  if (op === 'sum' || op === 'avg') for (let i = from; i < to; i++) d[i] = d[i]! + s[i]!;
+  else if (op === 'prod') for (let i = from; i < to; i++) d[i] = Math.imul(d[i]!, s[i]!);
+  else if (op === 'max') for (let i = from; i < to; i++) d[i] = Math.max(d[i]!, s[i]!);
+  else for (let i = from; i < to; i++) d[i] = Math.min(d[i]!, s[i]!);
 }
 
 /** avg's last step: a true float32 division, or int32's truncating one (the kernel's div_f32 / div_i32). */
@@ -211,6 +266,55 @@ export const allReduceOnThread: Compute = (entries, run) => {
   if (op === 'avg') divide(first, 0, first.length, n);
   for (let k = 1; k < n; k++) entries[k]!.output.set(first);
 };
+
+/**
+ * Two-shot all-reduce's numbers for a group spanning threads, as a chain in group order (see the top of this
+ * file): `span` is this thread's run. Two progress steps a round on every member here: this thread's partial is
+ * in its last member's region (the last thread: the result), and this thread has the result.
+ */
+export function chainAllReduce(span: ThreadSpan): Compute {
+  return async (entries, run) => {
+    const e = run.engine;
+    const op = run.desc.op!;
+    const { n, dtype, base } = run;
+    const L = run.desc.length;
+    const per = e.regionElements;
+    const tail = entries[entries.length - 1]!.run;
+    const isLast = tail.engine.rank === span.last;
+    const view = (rank: number, len: number) =>
+      sharedView(e.bytes.buffer, dtype, run.region(rank), len);
+    /** Waits for `peer`'s step `step` of round `j`, then checks its call is ours before reading its region. */
+    const after = async (peer: number, target: number) => {
+      await run.waitOn(run.group, peer, target);
+      e.compareWithPeer(run, peer);
+    };
+    let j = 0;
+    for (let off = 0; off === 0 || off < L; off += per, j++) {
+      const len = Math.min(per, L - off);
+      await tail.engine.guardRegion(tail);
+      const acc = view(tail.engine.rank, len);
+      let k = 0;
+      if (span.before === null) acc.set(entries[k++]!.input.subarray(off, off + len));
+      else {
+        await after(span.before, base + 2 + 2 * j);
+        acc.set(view(span.before, len));
+      }
+      for (; k < entries.length; k++)
+        combine(op, acc, entries[k]!.input.subarray(off, off + len), 0, len);
+      if (isLast && op === 'avg') divide(acc, 0, len, n);
+      for (const m of entries) m.run.arrive();
+      // Readers of the tail's region (the next thread; every thread, for the result) are done at the next step.
+      tail.engine.recordRegionUse(run.group, base + 3 + 2 * j);
+      let result = acc;
+      if (!isLast) {
+        await after(span.last, base + 2 + 2 * j);
+        result = view(span.last, len);
+      }
+      for (const m of entries) m.output.set(result, off);
+      for (const m of entries) m.run.arrive();
+    }
+  };
+}
 
 /** Reduce-scatter: member r's slice (torch.tensor_split) is its own input first, then the others' in group order. */
 export const reduceScatterOnThread: Compute = (entries, run) => {

@@ -230,7 +230,8 @@ export async function runRank(start: RankStart, platform: BackendPlatform): Prom
         if (trace.length >= 256) flushTrace();
       },
       onNotice: (text) => emit({ type: 'log', rank, level: 'warn', text, time: now() }),
-      ...(resume ? { hosted: true, resume, threadRanks: start.threadRanks } : {}),
+      ...(resume ? { hosted: true, resume } : {}),
+      ...(start.threadRanks ? { threadRanks: start.threadRanks } : {}),
       ...(start.cluster
         ? {
             simulation: {

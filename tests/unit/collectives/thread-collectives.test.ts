@@ -13,8 +13,17 @@ afterEach(() => {
   for (const c of started.splice(0)) c.engine.stopHeartbeat();
 });
 
-/** `size` hosted ranks on this thread; `threadRanks` (else none): the ranks the placement says share it. */
-function hostedWorld(size: number, threadRanks?: number[], watchdogMs = 5000) {
+/**
+ * `size` hosted ranks on this thread; `placement` (else none): the threads the placement says they are on, in
+ * blocks, or one list for a single thread of all of them.
+ */
+function hostedWorld(size: number, placement?: number[] | number[][], watchdogMs = 5000) {
+  const threads =
+    placement === undefined
+      ? undefined
+      : typeof placement[0] === 'number'
+        ? [placement as number[]]
+        : (placement as number[][]);
   const world = createSharedWorld(size, { arenaBytes: size * 4096, watchdogMs });
   const traces: TraceEvent[] = [];
   const ranks = Array.from({ length: size }, (_, rank) => {
@@ -22,7 +31,7 @@ function hostedWorld(size: number, threadRanks?: number[], watchdogMs = 5000) {
       now: () => performance.now(),
       hosted: true,
       onTrace: (e) => traces.push(e),
-      ...(threadRanks ? { threadRanks } : {}),
+      ...(threads ? { threadRanks: threads.find((t) => t.includes(rank)) ?? [rank] } : {}),
     });
     started.push(c);
     return c;
@@ -49,13 +58,13 @@ const bits = (a: Payload | null) =>
 type Call = (c: RankCollectives, rank: number) => Promise<Payload>;
 
 /** Runs `call` on every rank of a world with the thread path and of one without: results and counters. */
-async function bothPaths(size: number, call: Call) {
-  const run = async (threadRanks?: number[]) => {
-    const { ranks, traces } = hostedWorld(size, threadRanks);
+async function bothPaths(size: number, call: Call, placement?: number[][]) {
+  const run = async (threads?: number[][]) => {
+    const { ranks, traces } = hostedWorld(size, threads);
     const out = await Promise.all(ranks.map((c, r) => call(c, r)));
     return { out: out.map(bits), stats: ranks.map((c) => c.commStats()), traces };
   };
-  const thread = await run([...Array(size).keys()]);
+  const thread = await run(placement ?? [[...Array(size).keys()]]);
   const engine = await run();
   return { thread, engine };
 }
@@ -91,8 +100,11 @@ describe('collectives among the logical ranks of one thread', () => {
   });
 
   it('a group on this thread takes the path, one spanning threads stays on the engine; Work and wait()', async () => {
-    // Ranks 0-3 share this thread by the placement, 4-7 are elsewhere (here too, but not said to be).
-    const { ranks, traces } = hostedWorld(8, [0, 1, 2, 3]);
+    // Ranks 0-3 share a thread by the placement, 4-7 another (both this one in truth).
+    const { ranks, traces } = hostedWorld(8, [
+      [0, 1, 2, 3],
+      [4, 5, 6, 7],
+    ]);
     const out = await Promise.all(
       ranks.map(async (c, r) => {
         const local = c.newGroup(r < 4 ? [0, 1, 2, 3] : [4, 5, 6, 7]);
@@ -114,9 +126,29 @@ describe('collectives among the logical ranks of one thread', () => {
       expect(o.inGroup).toEqual(sum(r < 4 ? [0, 1, 2, 3] : [4, 5, 6, 7]));
       expect(o.spanning).toEqual(sum([0, 1, 2, 3, 4, 5, 6, 7]));
     });
-    const inThread = traces.filter((t) => t.algorithm === 'in-thread').map((t) => t.rank);
-    expect(inThread.sort()).toEqual([0, 1, 2, 3]);
+    // Two calls a rank on the thread path: the group's, and the world's as a chain across the two threads.
+    expect(traces.filter((t) => t.algorithm === 'in-thread')).toHaveLength(16);
   });
+
+  for (const op of ['sum', 'avg', 'prod', 'max', 'min'] as const)
+    it(`all-reduce ${op} across threads, as a chain in group order: bit for bit, over several regions`, async () => {
+      // 2,600 elements: three rounds of a 1,024-element region. Threads of 3, 4 and 1 ranks.
+      const placement = [[0, 1, 2], [3, 4, 5, 6], [7]];
+      for (const dtype of ['float32', 'int32'] as const) {
+        const { thread, engine } = await bothPaths(
+          8,
+          async (c, r) => {
+            const first = await c.allReduce(input(r, 2600, dtype, op), { op });
+            const again = await c.allReduce(input(r + 1, 7, dtype, op), { op }); // the regions again
+            return Float32Array.from([...first, ...again].map((v) => v));
+          },
+          placement,
+        );
+        expect(thread.out).toEqual(engine.out);
+        expect(thread.stats).toEqual(engine.stats);
+        expect(thread.traces.every((t) => t.algorithm === 'in-thread')).toBe(true);
+      }
+    });
 
   it('the ring (the book draws it) stays on the engine', async () => {
     const { ranks, traces } = hostedWorld(3, [0, 1, 2]);
@@ -141,8 +173,8 @@ describe('what the engine guarantees holds on the thread path', () => {
     );
 
   it('a mismatch (op, size) fails every rank with the engine’s message', async () => {
-    for (const threadRanks of [[0, 1, 2], undefined]) {
-      const { ranks } = hostedWorld(3, threadRanks);
+    for (const placement of [[0, 1, 2], [[0, 1], [2]], undefined]) {
+      const { ranks } = hostedWorld(3, placement);
       const got = await outcomes(
         ranks.map((c, r) =>
           c.allReduce(new Float32Array(r === 2 ? 5 : 4), { op: r === 1 ? 'avg' : 'sum' }),
@@ -171,8 +203,8 @@ describe('what the engine guarantees holds on the thread path', () => {
 
   it('a rank whose program ended: every waiting rank names it, as on the engine', async () => {
     const messages: string[][] = [];
-    for (const threadRanks of [[0, 1, 2], undefined]) {
-      const { ranks } = hostedWorld(3, threadRanks);
+    for (const placement of [[0, 1, 2], undefined, [[0], [1, 2]]]) {
+      const { ranks } = hostedWorld(3, placement);
       ranks[2]!.engine.markExited();
       messages.push(
         await outcomes([
@@ -188,6 +220,7 @@ describe('what the engine guarantees holds on the thread path', () => {
     // The same message, whichever waiting rank saw it first.
     const who = (m: string) => m.replace(/while rank [01] waits/, 'while rank _ waits');
     expect(messages[0]!.map(who)).toEqual(messages[1]!.map(who));
+    expect(messages[2]!.map(who)).toEqual(messages[1]!.map(who));
   }, 10_000);
 
   it('an abort (Stop, a failed rank) ends a call waiting on the thread', async () => {

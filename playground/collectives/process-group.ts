@@ -98,7 +98,8 @@ export class ProcessGroup {
 
   /** Where `run` goes on this thread, if it does: its group lives here and its kind and algorithm take the path. */
   #onThread(run: CollectiveRun): ThreadWorld | null {
-    return this.#thread && takesThreadPath(run.desc.kind, run.desc.algorithm) ? this.#thread : null;
+    const { kind, algorithm, length } = run.desc;
+    return this.#thread && takesThreadPath(kind, algorithm, length) ? this.#thread : null;
   }
 
   /** Sequence number of this rank's next call in the group. */
@@ -205,7 +206,7 @@ export class ProcessGroup {
           return out;
         }
         const span = this.#span;
-        if (span && run.desc.algorithm === 'two-shot') {
+        if (span && takesThreadPath('allReduce', run.desc.algorithm, length)) {
           const b = bytes();
           const chain = chainAllReduce(span);
           await runOnThread(this.#comm.engine.thread!, span.local, run, data!, out, chain, b, b);

@@ -7,6 +7,7 @@ import type { ReduceOp, TraceEvent } from '../../../playground/contract/protocol
 import { RankCollectives } from '../../../playground/collectives/rank-collectives.ts';
 import { createSharedWorld } from '../../../playground/collectives/shared-world.ts';
 import type { Payload } from '../../../playground/collectives/typed-views.ts';
+import { THREAD_PATH_MAX_ELEMENTS } from '../../../playground/collectives/thread-collectives.ts';
 
 const started: RankCollectives[] = [];
 afterEach(() => {
@@ -149,6 +150,16 @@ describe('collectives among the logical ranks of one thread', () => {
         expect(thread.traces.every((t) => t.algorithm === 'in-thread')).toBe(true);
       }
     });
+
+  it('a payload past THREAD_PATH_MAX_ELEMENTS stays on the engine (its SIMD kernel is faster there)', async () => {
+    const { ranks, traces } = hostedWorld(2, [[0], [1]]);
+    const length = THREAD_PATH_MAX_ELEMENTS + 1;
+    const out = await Promise.all(
+      ranks.map((c, r) => c.allReduce(input(r, length, 'float32', 'sum'))),
+    );
+    expect(bits(out[0]!)).toEqual(bits(out[1]!));
+    expect(traces.some((t) => t.algorithm === 'in-thread')).toBe(false);
+  });
 
   it('the ring (the book draws it) stays on the engine', async () => {
     const { ranks, traces } = hostedWorld(3, [0, 1, 2]);

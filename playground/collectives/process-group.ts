@@ -32,6 +32,7 @@ import {
   reduceScatterBytes,
   reduceScatterOnThread,
   runOnThread,
+  spanningAllGather,
   spanOf,
   takesThreadPath,
   twoShotBytes,
@@ -299,6 +300,22 @@ export class ProcessGroup {
       input,
       async (run, data) => {
         const thread = this.#onThread(run);
+        const span = this.#span;
+        if (span && takesThreadPath('allGather', null, length)) {
+          const bytes = allGatherBytes(length, this.#comm.engine.regionElements, run.n);
+          const gather = spanningAllGather(span);
+          await runOnThread(
+            this.#comm.engine.thread!,
+            span.local,
+            run,
+            data!,
+            out,
+            gather,
+            bytes,
+            bytes,
+          );
+          return out;
+        }
         if (thread) {
           const bytes = allGatherBytes(length, this.#comm.engine.regionElements, run.n);
           await runOnThread(

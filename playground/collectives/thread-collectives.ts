@@ -26,6 +26,9 @@ import { ringChunk, sharedView, splitChunk, type Payload } from './typed-views.t
  * adds its own, …, the last one divides for avg and publishes the result, which every other thread copies to
  * its members. One member a thread waits on the engine (for the partial before it and for the result), with every
  * check a wait makes; its thread-mates wait on it. Every member still makes the same progress steps.
+ * An all-gather across threads needs no order: each thread's members are copied into their regions at once, and
+ * one member a thread waits for the rest. A reduce-scatter across threads stays on the engine (its order starts
+ * from each member's own slice, which no chain in group order gives).
  */
 
 /**
@@ -188,6 +191,8 @@ export async function joinOnThread(
       resolve = res;
       reject = rej;
     });
+    // The last member gets its failure thrown; the others get it from `done` (none may wait on it: handled here).
+    done.catch(() => undefined);
     r = { entries: new Array(local.length), arrived: 0, settled: false, done, resolve, reject };
     calls.set(run.seq, r);
   }
@@ -321,6 +326,51 @@ export function chainAllReduce(span: ThreadSpan): Compute {
       for (const m of entries) m.output.set(result, off);
       for (const m of entries) m.run.arrive();
     }
+  };
+}
+
+/**
+ * All-gather for a group spanning threads (a copy: no order to keep). Each round, the last member here to arrive
+ * writes every member's input here into that member's region (as each would on the engine), steps them all,
+ * waits once for every other member's step, and fills the outputs from the inputs here and the regions there.
+ */
+export function spanningAllGather(span: ThreadSpan): Compute {
+  return async (entries, run) => {
+    const e = run.engine;
+    const { dtype, base } = run;
+    const L = run.desc.length;
+    const per = e.regionElements;
+    const here = new Map(entries.map((m) => [m.run.engine.rank, m]));
+    const members = run.group.members;
+    const rounds = Math.max(1, Math.ceil(L / per));
+    for (let j = 0; j < rounds; j++) {
+      const off = j * per;
+      const seg = Math.max(0, Math.min(per, L - off));
+      for (const m of entries) await m.run.engine.guardRegion(m.run);
+      for (const m of entries)
+        sharedView(e.bytes.buffer, dtype, m.run.region(m.run.engine.rank), seg).set(
+          m.input.subarray(off, off + seg),
+        );
+      for (const m of entries) m.run.arrive();
+      await run.waitEach(run.group, base + 2 + 2 * j);
+      for (const peer of members) if (!here.has(peer)) e.compareWithPeer(run, peer);
+      const first = entries[0]!.output;
+      members.forEach((peer, k) => {
+        const mine = here.get(peer);
+        first.set(
+          mine
+            ? mine.input.subarray(off, off + seg)
+            : sharedView(e.bytes.buffer, dtype, run.region(peer), seg),
+          k * L + off,
+        );
+      });
+      for (const m of entries) {
+        // Readers of each region here (every other member) are done once they pass the next step.
+        m.run.engine.recordRegionUse(run.group, base + 3 + 2 * j);
+        m.run.arrive();
+      }
+    }
+    for (let k = 1; k < entries.length; k++) entries[k]!.output.set(entries[0]!.output);
   };
 }
 

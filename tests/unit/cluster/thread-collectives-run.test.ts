@@ -18,7 +18,8 @@ for (let s = 0; s < 2; s++) {
   const shard = await dist.reduceScatter(x, { op: 'sum', group: node });
   const full = await dist.allGather(shard, { group: node });
   const sum = await dist.allReduce(x);
-  console.log(s, await bits(await work.wait()), await bits(shard), await bits(full), await bits(sum));
+  const all = await dist.allGather(shard);
+  console.log(s, await bits(await work.wait()), await bits(shard), await bits(full), await bits(sum), await bits(all));
   dist.simulation.endStep();
 }
 console.log(JSON.stringify(dist.commStats()));`;

@@ -151,6 +151,21 @@ describe('collectives among the logical ranks of one thread', () => {
       }
     });
 
+  it('all-gather across threads: the same blocks and counters, over several regions', async () => {
+    const { thread, engine } = await bothPaths(
+      8,
+      async (c, r) => {
+        const first = await c.allGather(input(r, 2600, 'float32', 'sum'));
+        const again = await c.allGather(input(r + 1, 7, 'float32', 'sum')); // the regions again
+        return Float32Array.from([...first, ...again]);
+      },
+      [[0, 1, 2], [3, 4, 5, 6], [7]],
+    );
+    expect(thread.out).toEqual(engine.out);
+    expect(thread.stats).toEqual(engine.stats);
+    expect(thread.traces.every((t) => t.algorithm === 'in-thread')).toBe(true);
+  });
+
   it('a payload past THREAD_PATH_MAX_ELEMENTS stays on the engine (its SIMD kernel is faster there)', async () => {
     const { ranks, traces } = hostedWorld(2, [[0], [1]]);
     const length = THREAD_PATH_MAX_ELEMENTS + 1;

@@ -303,17 +303,8 @@ export class ProcessGroup {
         const span = this.#span;
         if (span && takesThreadPath('allGather', null, length)) {
           const bytes = allGatherBytes(length, this.#comm.engine.regionElements, run.n);
-          const gather = spanningAllGather(span);
-          await runOnThread(
-            this.#comm.engine.thread!,
-            span.local,
-            run,
-            data!,
-            out,
-            gather,
-            bytes,
-            bytes,
-          );
+          const mates = this.#comm.engine.thread!;
+          await runOnThread(mates, span.local, run, data!, out, spanningAllGather, bytes, bytes);
           return out;
         }
         if (thread) {

@@ -334,45 +334,43 @@ export function chainAllReduce(span: ThreadSpan): Compute {
  * writes every member's input here into that member's region (as each would on the engine), steps them all,
  * waits once for every other member's step, and fills the outputs from the inputs here and the regions there.
  */
-export function spanningAllGather(span: ThreadSpan): Compute {
-  return async (entries, run) => {
-    const e = run.engine;
-    const { dtype, base } = run;
-    const L = run.desc.length;
-    const per = e.regionElements;
-    const here = new Map(entries.map((m) => [m.run.engine.rank, m]));
-    const members = run.group.members;
-    const rounds = Math.max(1, Math.ceil(L / per));
-    for (let j = 0; j < rounds; j++) {
-      const off = j * per;
-      const seg = Math.max(0, Math.min(per, L - off));
-      for (const m of entries) await m.run.engine.guardRegion(m.run);
-      for (const m of entries)
-        sharedView(e.bytes.buffer, dtype, m.run.region(m.run.engine.rank), seg).set(
-          m.input.subarray(off, off + seg),
-        );
-      for (const m of entries) m.run.arrive();
-      await run.waitEach(run.group, base + 2 + 2 * j);
-      for (const peer of members) if (!here.has(peer)) e.compareWithPeer(run, peer);
-      const first = entries[0]!.output;
-      members.forEach((peer, k) => {
-        const mine = here.get(peer);
-        first.set(
-          mine
-            ? mine.input.subarray(off, off + seg)
-            : sharedView(e.bytes.buffer, dtype, run.region(peer), seg),
-          k * L + off,
-        );
-      });
-      for (const m of entries) {
-        // Readers of each region here (every other member) are done once they pass the next step.
-        m.run.engine.recordRegionUse(run.group, base + 3 + 2 * j);
-        m.run.arrive();
-      }
+export const spanningAllGather: Compute = async (entries, run) => {
+  const e = run.engine;
+  const { dtype, base } = run;
+  const L = run.desc.length;
+  const per = e.regionElements;
+  const here = new Map(entries.map((m) => [m.run.engine.rank, m]));
+  const members = run.group.members;
+  const rounds = Math.max(1, Math.ceil(L / per));
+  for (let j = 0; j < rounds; j++) {
+    const off = j * per;
+    const seg = Math.max(0, Math.min(per, L - off));
+    for (const m of entries) await m.run.engine.guardRegion(m.run);
+    for (const m of entries)
+      sharedView(e.bytes.buffer, dtype, m.run.region(m.run.engine.rank), seg).set(
+        m.input.subarray(off, off + seg),
+      );
+    for (const m of entries) m.run.arrive();
+    await run.waitEach(run.group, base + 2 + 2 * j);
+    for (const peer of members) if (!here.has(peer)) e.compareWithPeer(run, peer);
+    const first = entries[0]!.output;
+    members.forEach((peer, k) => {
+      const mine = here.get(peer);
+      first.set(
+        mine
+          ? mine.input.subarray(off, off + seg)
+          : sharedView(e.bytes.buffer, dtype, run.region(peer), seg),
+        k * L + off,
+      );
+    });
+    for (const m of entries) {
+      // Readers of each region here (every other member) are done once they pass the next step.
+      m.run.engine.recordRegionUse(run.group, base + 3 + 2 * j);
+      m.run.arrive();
     }
-    for (let k = 1; k < entries.length; k++) entries[k]!.output.set(entries[0]!.output);
-  };
-}
+  }
+  for (let k = 1; k < entries.length; k++) entries[k]!.output.set(entries[0]!.output);
+};
 
 /** Reduce-scatter: member r's slice (torch.tensor_split) is its own input first, then the others' in group order. */
 export const reduceScatterOnThread: Compute = (entries, run) => {
@@ -393,7 +391,9 @@ export const reduceScatterOnThread: Compute = (entries, run) => {
 /** All-gather: member k's input is block k of every output. */
 export const allGatherOnThread: Compute = (entries, run) => {
   const L = run.desc.length;
-  for (const e of entries) entries.forEach((q, k) => e.output.set(q.input, k * L));
+  const first = entries[0]!.output;
+  entries.forEach((q, k) => first.set(q.input, k * L));
+  for (let k = 1; k < entries.length; k++) entries[k]!.output.set(first); // one copy each, not n
 };
 
 /** Bytes the engine's two-shot all-reduce would count on this member (a round per region, chunk `idx` of each). */

@@ -12,6 +12,8 @@
 import { RankCollectives } from '../../playground/collectives/rank-collectives.ts';
 import { createSharedWorld } from '../../playground/collectives/shared-world.ts';
 
+// KIND=allGather: the same for an all-gather (FSDP's), every rank gathering every rank's array.
+const KIND = process.env.KIND ?? 'allReduce';
 const rounds = Number(process.argv[process.argv.indexOf('--rounds') + 1]) || 20;
 
 function world(size, placement) {
@@ -41,9 +43,13 @@ async function time(size, length, placement) {
   for (let k = 0; k <= rounds; k++) {
     if (k === 1) c0 = cpuMs();
     const t0 = performance.now();
-    const out = await Promise.all(ranks.map((c, r) => c.allReduce(inputs[r], { op: 'avg' })));
+    const out = await Promise.all(
+      ranks.map((c, r) =>
+        KIND === 'allGather' ? c.allGather(inputs[r]) : c.allReduce(inputs[r], { op: 'avg' }),
+      ),
+    );
     if (k > 0) ms.push(performance.now() - t0);
-    check = out[size - 1][length - 1];
+    check = out[size - 1][out[size - 1].length - 1];
   }
   const cpu = (cpuMs() - c0) / rounds;
   for (const c of ranks) c.engine.stopHeartbeat();

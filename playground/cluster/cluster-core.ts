@@ -77,6 +77,8 @@ export interface PreparedRanks {
     spawned: Promise<RankWorker>[];
     /** How many ranks share each rank's worker. */
     hosted: number[];
+    /** The ranks on each rank's worker. */
+    threadRanks: number[][];
     /** Terminates every worker of the set at once, started or still loading. */
     terminate(): void;
   };
@@ -150,6 +152,10 @@ export function prepareRanksOn(
     { length: worldSize },
     (_, rank) => ranksOn[hostOf(rank, worldSize, workerCount)]!.length,
   );
+  const threadRanks = Array.from(
+    { length: worldSize },
+    (_, rank) => ranksOn[hostOf(rank, worldSize, workerCount)]!,
+  );
   // A rank that cannot prepare still counts as ready: its run reports the failure.
   const ready = Promise.allSettled(spawned).then(() => void mark('ranks:prepared'));
   return {
@@ -168,7 +174,7 @@ export function prepareRanksOn(
       queueMicrotask(() =>
         crashes.forEach((message, rank) => message !== undefined && handler(rank, message)),
       );
-      return { world, spawned, hosted, terminate };
+      return { world, spawned, hosted, threadRanks, terminate };
     },
     dispose() {
       if (!claimed) terminate();
@@ -363,6 +369,10 @@ export function startClusterOn(
             logCounters,
             tensorBudgetBytes: tensorBudgetPerRank(worldSize, options.tensorBudgetBytes),
             hosted: claimed.hosted[rank]!,
+            // Every rank of a world that shares workers, so all take the same collective paths.
+            ...(claimed.hosted.some((h) => h > 1)
+              ? { threadRanks: claimed.threadRanks[rank]! }
+              : {}),
             ...(cluster ? { cluster } : {}),
             events: channel.port2,
           },

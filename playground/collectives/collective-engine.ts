@@ -21,6 +21,7 @@ import { WorldSync, type WaitMode } from './world-sync.ts';
 import { CollectiveRun, type GroupSequence } from './collective-run.ts';
 import { PeerLiveness } from './peer-liveness.ts';
 import { REAL_TIME_CLOCK, type RankClock } from '../simulation/rank-clock.ts';
+import { threadWorld, type ThreadWorld } from './thread-collectives.ts';
 
 export interface EngineEnv {
   now: () => number;
@@ -32,6 +33,11 @@ export interface EngineEnv {
    * (Atomics.wait would stop the peers it waits for), so every wait yields to the event loop.
    */
   hosted?: boolean;
+  /**
+   * Every rank this thread hosts in this world (the placement's), for thread-collectives.ts: given to every rank
+   * of a world whose threads host several ranks (a thread of one rank too, so every member takes the same path).
+   */
+  threadRanks?: readonly number[];
 }
 
 /**
@@ -57,6 +63,8 @@ export class CollectiveEngine {
   readonly stopHeartbeat: () => void;
   /** Sequence number of this rank's next call in a group slot (the process groups own the numbers). */
   readonly nextSeq: (slot: number) => number;
+  /** This thread's side of the world when it hosts several of its ranks (thread-collectives.ts), else null. */
+  readonly thread: ThreadWorld | null;
   /** The clock every call is timed with: real time, or a simulated cluster's (set once by joinWorld). */
   clock: RankClock = REAL_TIME_CLOCK;
   readonly #arrivals: Float64Array;
@@ -98,6 +106,9 @@ export class CollectiveEngine {
       Array.from({ length: world.worldSize }, (_, i) => i),
     );
     this.scratch = scratchOffset(world.layout, rank);
+    // Given to every rank of a world that shares threads (one a thread too), so all take the same paths.
+    const mates = env.threadRanks;
+    this.thread = mates?.includes(rank) ? threadWorld(this.words, mates) : null;
   }
 
   /** True when this rank shares its thread with other logical ranks: its waits must yield (see EngineEnv.hosted). */

@@ -42,6 +42,8 @@ export interface RankEnv {
   simulation?: { cluster: ResolvedCluster; sinks: SimulationSinks };
   /** This rank shares its thread with other logical ranks (see EngineEnv.hosted). */
   hosted?: boolean;
+  /** Every rank this thread hosts, in a world that shares threads (see EngineEnv.threadRanks). */
+  threadRanks?: readonly number[];
   /** With `hosted`: resolves once this rank may run again; a collective's result is handed over only then. */
   resume?: () => Promise<void>;
 }
@@ -320,7 +322,13 @@ export async function joinWorld(
   const comm = new RankCollectives(
     world,
     rank,
-    { now, onTrace: env.onTrace, onNotice: env.onNotice, hosted: env.hosted },
+    {
+      now,
+      onTrace: env.onTrace,
+      onNotice: env.onNotice,
+      hosted: env.hosted,
+      threadRanks: env.threadRanks,
+    },
     await loadReduceKernel(world.memory),
   );
   const outputs = new TensorOutputPool(env.tf);

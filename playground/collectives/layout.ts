@@ -27,6 +27,8 @@ export const H_POISON = 2;
 export const H_REASON_LEN = 3;
 /** Ranks marked dead (planned faults): while 0, a wait need not look at every rank's call block for one. */
 export const H_DEAD = 4;
+/** A random id of the world, so the ranks of one thread find their shared state (thread-collectives.ts). */
+export const H_WORLD_ID = 5;
 export const REASON_OFFSET = 1024;
 export const REASON_BYTES = 4096;
 

@@ -23,6 +23,22 @@ import type { PointToPoint } from './point-to-point.ts';
 import { COLLECTIVE_ALGORITHMS as RUN } from './collective-algorithms.ts';
 import { allocate, splitChunk, type Payload } from './typed-views.ts';
 import type { WaitMode } from './world-sync.ts';
+import {
+  allGatherBytes,
+  allGatherOnThread,
+  allOnThread,
+  allReduceOnThread,
+  chainAllReduce,
+  reduceScatterBytes,
+  reduceScatterOnThread,
+  runOnThread,
+  spanningAllGather,
+  spanOf,
+  takesThreadPath,
+  twoShotBytes,
+  type ThreadSpan,
+  type ThreadWorld,
+} from './thread-collectives.ts';
 /**
  * This rank's calls in issue order, across all its groups (as one NCCL stream orders a device's kernels):
  * every group writes the same per-rank data region, so two calls must never run at once.
@@ -68,10 +84,23 @@ export class ProcessGroup {
   readonly info: GroupInfo;
   readonly #comm: RankComm;
   readonly #sequence: GroupSequence = { seq: 0, steps: 0 };
+  /** This thread's side of the world when every member lives on it (thread-collectives.ts), else null. */
+  readonly #thread: ThreadWorld | null;
+  /** This thread's run of the group when it spans threads in blocks (an all-reduce goes as a chain), else null. */
+  readonly #span: ThreadSpan | null;
 
   constructor(comm: RankComm, info: GroupInfo) {
     this.#comm = comm;
     this.info = info;
+    const thread = comm.engine.thread;
+    this.#thread = thread && allOnThread(thread, info) ? thread : null;
+    this.#span = thread && !this.#thread ? spanOf(thread, info) : null;
+  }
+
+  /** Where `run` goes on this thread, if it does: its group lives here and its kind and algorithm take the path. */
+  #onThread(run: CollectiveRun): ThreadWorld | null {
+    const { kind, algorithm, length } = run.desc;
+    return this.#thread && takesThreadPath(kind, algorithm, length) ? this.#thread : null;
   }
 
   /** Sequence number of this rank's next call in the group. */
@@ -170,6 +199,20 @@ export class ProcessGroup {
       o.async,
       input,
       async (run, data) => {
+        const thread = this.#onThread(run);
+        const bytes = () => twoShotBytes(length, per, run.n, run.idx);
+        if (thread) {
+          const b = bytes();
+          await runOnThread(thread, run.group.members, run, data!, out, allReduceOnThread, b, b);
+          return out;
+        }
+        const span = this.#span;
+        if (span && takesThreadPath('allReduce', run.desc.algorithm, length)) {
+          const b = bytes();
+          const chain = chainAllReduce(span);
+          await runOnThread(this.#comm.engine.thread!, span.local, run, data!, out, chain, b, b);
+          return out;
+        }
         for (let offset = 0; offset === 0 || offset < length; offset += per) {
           await round(run, {
             input: data!,
@@ -222,6 +265,23 @@ export class ProcessGroup {
       o.async,
       input,
       async (run, data) => {
+        const thread = this.#onThread(run);
+        if (thread) {
+          const elements = this.#comm.engine.regionElements;
+          const [sent, received] = reduceScatterBytes(length, elements, run.n, run.idx);
+          const members = run.group.members;
+          await runOnThread(
+            thread,
+            members,
+            run,
+            data!,
+            out,
+            reduceScatterOnThread,
+            sent,
+            received,
+          );
+          return out;
+        }
         await RUN.reduceScatter.direct.run(run, data!, out);
         return out;
       },
@@ -239,6 +299,28 @@ export class ProcessGroup {
       o.async,
       input,
       async (run, data) => {
+        const thread = this.#onThread(run);
+        const span = this.#span;
+        if (span && takesThreadPath('allGather', null, length)) {
+          const bytes = allGatherBytes(length, this.#comm.engine.regionElements, run.n);
+          const mates = this.#comm.engine.thread!;
+          await runOnThread(mates, span.local, run, data!, out, spanningAllGather, bytes, bytes);
+          return out;
+        }
+        if (thread) {
+          const bytes = allGatherBytes(length, this.#comm.engine.regionElements, run.n);
+          await runOnThread(
+            thread,
+            run.group.members,
+            run,
+            data!,
+            out,
+            allGatherOnThread,
+            bytes,
+            bytes,
+          );
+          return out;
+        }
         await RUN.allGather.direct.run(run, data!, out);
         return out;
       },

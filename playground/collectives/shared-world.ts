@@ -3,6 +3,7 @@ import {
   computeLayout,
   H_MAGIC,
   H_WORLD,
+  H_WORLD_ID,
   MAGIC,
   mailboxCount,
   mailboxCtrlIndex,
@@ -60,6 +61,7 @@ export function createSharedWorld(
   const words = new Int32Array(memory.buffer);
   words[H_MAGIC] = MAGIC;
   words[H_WORLD] = worldSize;
+  words[H_WORLD_ID] = 1 + Math.floor(Math.random() * 0x7ffffffe);
   // Group slot 0 is the whole world.
   writeGroup(
     words,

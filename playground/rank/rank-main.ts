@@ -242,6 +242,7 @@ export async function runRank(start: RankStart, platform: BackendPlatform): Prom
       },
       onNotice: (text) => emit({ type: 'log', rank, level: 'warn', text, time: now() }),
       ...(resume ? { hosted: true, resume } : {}),
+      ...(start.threadRanks ? { threadRanks: start.threadRanks } : {}),
       ...(start.cluster
         ? {
             simulation: {

@@ -16,6 +16,8 @@ export interface RankStart {
   logCounters: Int32Array;
   /** Ranks of this run on this rank's worker (logical ranks, rank-host.ts); 1 or absent: the worker is its own. */
   hosted?: number;
+  /** In a world whose workers host several ranks: the ranks on this rank's worker (collectives among them need no shared memory). */
+  threadRanks?: number[];
   /** The simulated cluster, in a run in virtual time: resolved once by the cluster at run start. */
   cluster?: ResolvedCluster;
   /** Events go here, in order (log lines as arrays of events); the last one a rank sends is its `exit`. */

@@ -28,10 +28,17 @@ import {
   allGatherOnThread,
   allOnThread,
   allReduceOnThread,
+  barrierOnThread,
+  broadcastOnThread,
   chainAllReduce,
+  gatherOnThread,
+  reduceBytes,
+  reduceOnThread,
   reduceScatterBytes,
   reduceScatterOnThread,
   runOnThread,
+  scatterOnThread,
+  type Compute,
   spanningAllGather,
   spanOf,
   takesThreadPath,
@@ -101,6 +108,26 @@ export class ProcessGroup {
   #onThread(run: CollectiveRun): ThreadWorld | null {
     const { kind, algorithm, length } = run.desc;
     return this.#thread && takesThreadPath(kind, algorithm, length) ? this.#thread : null;
+  }
+
+  /**
+   * Runs `run` on this thread with `compute` when it takes the path (every member here; see #onThread), counting
+   * `sent` and `received` bytes as the engine would; false when it goes to the engine. A member with no input
+   * (not the source) or no output (not the destination) hands over an empty array.
+   */
+  async #onThreadRooted(
+    run: CollectiveRun,
+    input: Payload | null,
+    output: Payload | null,
+    compute: Compute,
+    [sent, received]: readonly [number, number],
+  ): Promise<boolean> {
+    const thread = this.#onThread(run);
+    if (!thread) return false;
+    const none = allocate(run.dtype, 0);
+    const [i, o] = [input ?? none, output ?? none];
+    await runOnThread(thread, run.group.members, run, i, o, compute, sent, received);
+    return true;
   }
 
   /** Sequence number of this rank's next call in the group. */
@@ -340,7 +367,17 @@ export class ProcessGroup {
       o.async,
       this.#rank === src ? input : null,
       async (run, data) => {
-        await RUN.broadcast.direct.run(run, data, out, src);
+        const bytes = this.#rank === src ? [(run.n - 1) * length * 4, 0] : [0, length * 4];
+        if (
+          !(await this.#onThreadRooted(
+            run,
+            data,
+            out,
+            broadcastOnThread,
+            bytes as [number, number],
+          ))
+        )
+          await RUN.broadcast.direct.run(run, data, out, src);
         return out;
       },
     );
@@ -359,7 +396,10 @@ export class ProcessGroup {
       o.async,
       input,
       async (run, data) => {
-        await RUN.reduce.direct.run(run, data!, out, dst);
+        const per = this.#comm.engine.regionElements;
+        const bytes = reduceBytes(length, per, run.n, run.idx, this.#rank === dst);
+        if (!(await this.#onThreadRooted(run, data, out, reduceOnThread, bytes)))
+          await RUN.reduce.direct.run(run, data!, out, dst);
         return out;
       },
     );
@@ -386,7 +426,12 @@ export class ProcessGroup {
       o.async,
       isSrc ? input : null,
       async (run, data) => {
-        await RUN.scatter.direct.run(run, data, out, src);
+        const L = sliceLength;
+        const bytes = isSrc ? [(run.n - 1) * L * 4, 0] : [0, L * 4];
+        if (
+          !(await this.#onThreadRooted(run, data, out, scatterOnThread, bytes as [number, number]))
+        )
+          await RUN.scatter.direct.run(run, data, out, src);
         return out;
       },
     );
@@ -404,7 +449,11 @@ export class ProcessGroup {
       o.async,
       input,
       async (run, data) => {
-        await RUN.gather.direct.run(run, data!, out, dst);
+        const bytes = out ? [0, (run.n - 1) * length * 4] : [length * 4, 0];
+        if (
+          !(await this.#onThreadRooted(run, data, out, gatherOnThread, bytes as [number, number]))
+        )
+          await RUN.gather.direct.run(run, data!, out, dst);
         return out;
       },
     );
@@ -418,7 +467,10 @@ export class ProcessGroup {
       { ...rooted, dtype: 'float32', length: 0 },
       o.async,
       null,
-      RUN.barrier.direct.run,
+      async (run) => {
+        if (!(await this.#onThreadRooted(run, null, null, barrierOnThread, [0, 0])))
+          await RUN.barrier.direct.run(run);
+      },
     );
   }
 

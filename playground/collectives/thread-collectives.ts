@@ -29,6 +29,9 @@ import { ringChunk, sharedView, splitChunk, type Payload } from './typed-views.t
  * An all-gather across threads needs no order: each thread's members are copied into their regions at once, and
  * one member a thread waits for the rest. A reduce-scatter across threads stays on the engine (its order starts
  * from each member's own slice, which no chain in group order gives).
+ * Broadcast, scatter, gather, reduce and the barrier take the path when every member is on the thread (the
+ * rooted ones copy from, or into, the root's own array; reduce keeps the engine's chunk order); across threads
+ * they stay on the engine.
  */
 
 /**
@@ -41,12 +44,19 @@ export const THREAD_PATH_MAX_ELEMENTS = 32_768;
 /** Kinds (and the all-reduce algorithm) and sizes that take this path: the same on every member of a call. */
 export function takesThreadPath(kind: string, algorithm: string | null, length: number): boolean {
   if (length > THREAD_PATH_MAX_ELEMENTS) return false;
-  return (
-    (kind === 'allReduce' && algorithm === 'two-shot') ||
-    kind === 'reduceScatter' ||
-    kind === 'allGather'
-  );
+  return (kind === 'allReduce' && algorithm === 'two-shot') || ON_THREAD_KINDS.has(kind);
 }
+
+/** Every kind but all-reduce takes the path whatever its algorithm (each has one); the ring stays the engine's. */
+const ON_THREAD_KINDS = new Set([
+  'reduceScatter',
+  'allGather',
+  'broadcast',
+  'reduce',
+  'scatter',
+  'gather',
+  'barrier',
+]);
 
 /** One member's part in a call: its run, its input (by reference) and its own output array. */
 interface Entry {
@@ -138,7 +148,7 @@ export function spanOf(thread: ThreadWorld, group: GroupInfo): ThreadSpan | null
 }
 
 /** Fills every entry's output; runs once a call, on the last member of this thread to arrive. */
-type Compute = (entries: Entry[], run: CollectiveRun) => void | Promise<void>;
+export type Compute = (entries: Entry[], run: CollectiveRun) => void | Promise<void>;
 
 /**
  * Runs `run`'s call on this thread (see joinOnThread), then counts and traces it on this member as one step:
@@ -395,6 +405,77 @@ export const allGatherOnThread: Compute = (entries, run) => {
   entries.forEach((q, k) => first.set(q.input, k * L));
   for (let k = 1; k < entries.length; k++) entries[k]!.output.set(first); // one copy each, not n
 };
+
+/** The entry of the call's root (src or dst, a global rank) among entries in group order. */
+const rootOf = (entries: Entry[], run: CollectiveRun) => entries[run.group.indexOf(run.desc.root)]!;
+
+/** Broadcast: the source's input is every member's output (the source's own too, as the engine copies it). */
+export const broadcastOnThread: Compute = (entries, run) => {
+  const src = rootOf(entries, run).input;
+  for (const m of entries) m.output.set(src);
+};
+
+/** Scatter: slice k of the source's input is member k's output. */
+export const scatterOnThread: Compute = (entries, run) => {
+  const src = rootOf(entries, run).input;
+  const L = run.desc.length;
+  entries.forEach((m, k) => m.output.set(src.subarray(k * L, (k + 1) * L)));
+};
+
+/** Gather: member k's input is block k of the destination's output (the others have none). */
+export const gatherOnThread: Compute = (entries, run) => {
+  const out = rootOf(entries, run).output;
+  entries.forEach((q, k) => out.set(q.input, k * run.desc.length));
+};
+
+/**
+ * Reduce in the engine's order (shared-memory-algorithms.ts reduceRounds): each round of a region is cut into n
+ * chunks (ringChunk), member c reduces chunk c starting from its own input, then the others' in group order, ÷ n
+ * for avg; the destination gets every chunk, every other member keeps its own input as its output.
+ */
+export const reduceOnThread: Compute = (entries, run) => {
+  const op = run.desc.op!;
+  const n = entries.length;
+  const L = run.desc.length;
+  const per = run.engine.regionElements;
+  const dst = rootOf(entries, run);
+  const out = dst.output;
+  for (let off = 0; off < L; off += per) {
+    const m = Math.min(per, L - off);
+    for (let c = 0; c < n; c++) {
+      const [s, l] = ringChunk(m, n, c);
+      const from = off + s;
+      out.set(entries[c]!.input.subarray(from, from + l), from);
+      for (let k = 0; k < n; k++) if (k !== c) combine(op, out, entries[k]!.input, from, from + l);
+      if (op === 'avg') divide(out, from, from + l, n);
+    }
+  }
+  for (const m of entries) if (m !== dst) m.output.set(m.input);
+};
+
+/** A barrier's members only meet: nothing to compute once the last of them arrived. */
+export const barrierOnThread: Compute = () => undefined;
+
+/** Bytes the engine's reduce would count on member `idx` (the destination's or another's role), round by round. */
+export function reduceBytes(
+  length: number,
+  per: number,
+  n: number,
+  idx: number,
+  isDst: boolean,
+): [number, number] {
+  let sent = 0;
+  let received = 0;
+  const rounds = Math.max(1, Math.ceil(length / per));
+  for (let j = 0; j < rounds; j++) {
+    const m = Math.max(0, Math.min(per, length - j * per));
+    const len = ringChunk(m, n, idx)[1];
+    sent += (n - 1) * len * 4 + (isDst ? 0 : len * 4);
+    received += (n - 1) * len * 4;
+    if (isDst) for (let k = 0; k < n; k++) if (k !== idx) received += ringChunk(m, n, k)[1] * 4;
+  }
+  return [sent, received];
+}
 
 /** Bytes the engine's two-shot all-reduce would count on this member (a round per region, chunk `idx` of each). */
 export function twoShotBytes(length: number, per: number, n: number, idx: number): number {

@@ -166,6 +166,34 @@ describe('collectives among the logical ranks of one thread', () => {
     expect(thread.traces.every((t) => t.algorithm === 'in-thread')).toBe(true);
   });
 
+  // The rooted collectives and the barrier, with a root that is not member 0 and payloads over several regions.
+  for (const dtype of ['float32', 'int32'] as const)
+    for (const op of ['sum', 'avg', 'prod', 'max', 'min'] as const)
+      it(`reduce ${op} ${dtype} to rank 2: the engine's chunk order, bit for bit, and its counters`, async () => {
+        const { thread, engine } = await bothPaths(5, (c, r) =>
+          c.reduce(input(r, 2 * LENGTH + 3, dtype, op), { dst: 2, op }),
+        );
+        expect(thread.out).toEqual(engine.out);
+        expect(thread.stats).toEqual(engine.stats);
+        expect(thread.traces.every((t) => t.algorithm === 'in-thread')).toBe(true);
+      });
+
+  it('broadcast, scatter, gather and barrier from rank 3: the same arrays and counters', async () => {
+    const { thread, engine } = await bothPaths(5, async (c, r) => {
+      const b = await c.broadcast(input(r, 2 * LENGTH + 3, 'float32', 'sum'), { src: 3 });
+      const whole = r === 3 ? input(9, 5 * 700, 'int32', 'sum') : null;
+      const s = await c.scatter(whole, 700, 'int32', { src: 3 });
+      await c.barrier();
+      const g = await c.gather(input(r, 900, 'float32', 'sum'), { dst: 3 });
+      const asF32 = (a: Payload) => new Float32Array(a.buffer, a.byteOffset, a.length);
+      return Float32Array.from([...b, ...asF32(s), ...(g ?? [])]);
+    });
+    expect(thread.out).toEqual(engine.out);
+    expect(thread.stats).toEqual(engine.stats);
+    expect(thread.traces.every((t) => t.algorithm === 'in-thread')).toBe(true);
+    expect(engine.traces.some((t) => t.algorithm === 'in-thread')).toBe(false);
+  });
+
   it('a payload past THREAD_PATH_MAX_ELEMENTS stays on the engine (its SIMD kernel is faster there)', async () => {
     const { ranks, traces } = hostedWorld(2, [[0], [1]]);
     const length = THREAD_PATH_MAX_ELEMENTS + 1;

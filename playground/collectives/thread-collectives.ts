@@ -1,4 +1,4 @@
-import type { ReduceOp } from '../contract/protocol.ts';
+import { COLLECTIVE_KINDS, type ReduceOp } from '../contract/protocol.ts';
 import type { CollectiveRun } from './collective-run.ts';
 import type { GroupInfo } from './group-registry.ts';
 import { H_WORLD_ID } from './layout.ts';
@@ -48,15 +48,7 @@ export function takesThreadPath(kind: string, algorithm: string | null, length: 
 }
 
 /** Every kind but all-reduce takes the path whatever its algorithm (each has one); the ring stays the engine's. */
-const ON_THREAD_KINDS = new Set([
-  'reduceScatter',
-  'allGather',
-  'broadcast',
-  'reduce',
-  'scatter',
-  'gather',
-  'barrier',
-]);
+const ON_THREAD_KINDS = new Set<string>(COLLECTIVE_KINDS.filter((k) => k !== 'allReduce'));
 
 /** One member's part in a call: its run, its input (by reference) and its own output array. */
 interface Entry {

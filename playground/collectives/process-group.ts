@@ -46,6 +46,9 @@ import {
   type ThreadSpan,
   type ThreadWorld,
 } from './thread-collectives.ts';
+/** Bytes a call counts on this member, [sent, received], as the engine's algorithm would move them. */
+type Counted = readonly [number, number];
+
 /**
  * This rank's calls in issue order, across all its groups (as one NCCL stream orders a device's kernels):
  * every group writes the same per-rank data region, so two calls must never run at once.
@@ -112,19 +115,20 @@ export class ProcessGroup {
 
   /**
    * Runs `run` on this thread with `compute` when it takes the path (every member here; see #onThread), counting
-   * `sent` and `received` bytes as the engine would; false when it goes to the engine. A member with no input
-   * (not the source) or no output (not the destination) hands over an empty array.
+   * the [sent, received] bytes `bytes` gives, as the engine would; false when it goes to the engine. A member with
+   * no input (not the source) or no output (not the destination) hands over an empty array.
    */
-  async #onThreadRooted(
+  async #onThreadCall(
     run: CollectiveRun,
     input: Payload | null,
     output: Payload | null,
     compute: Compute,
-    [sent, received]: readonly [number, number],
+    bytes: () => Counted,
   ): Promise<boolean> {
     const thread = this.#onThread(run);
     if (!thread) return false;
     const none = allocate(run.dtype, 0);
+    const [sent, received] = bytes();
     const [i, o] = [input ?? none, output ?? none];
     await runOnThread(thread, run.group.members, run, i, o, compute, sent, received);
     return true;
@@ -226,13 +230,9 @@ export class ProcessGroup {
       o.async,
       input,
       async (run, data) => {
-        const thread = this.#onThread(run);
         const bytes = () => twoShotBytes(length, per, run.n, run.idx);
-        if (thread) {
-          const b = bytes();
-          await runOnThread(thread, run.group.members, run, data!, out, allReduceOnThread, b, b);
+        if (await this.#onThreadCall(run, data, out, allReduceOnThread, () => [bytes(), bytes()]))
           return out;
-        }
         const span = this.#span;
         if (span && takesThreadPath('allReduce', run.desc.algorithm, length)) {
           const b = bytes();
@@ -292,24 +292,10 @@ export class ProcessGroup {
       o.async,
       input,
       async (run, data) => {
-        const thread = this.#onThread(run);
-        if (thread) {
-          const elements = this.#comm.engine.regionElements;
-          const [sent, received] = reduceScatterBytes(length, elements, run.n, run.idx);
-          const members = run.group.members;
-          await runOnThread(
-            thread,
-            members,
-            run,
-            data!,
-            out,
-            reduceScatterOnThread,
-            sent,
-            received,
-          );
-          return out;
-        }
-        await RUN.reduceScatter.direct.run(run, data!, out);
+        const elements = this.#comm.engine.regionElements;
+        const bytes = () => reduceScatterBytes(length, elements, run.n, run.idx);
+        if (!(await this.#onThreadCall(run, data, out, reduceScatterOnThread, bytes)))
+          await RUN.reduceScatter.direct.run(run, data!, out);
         return out;
       },
     );
@@ -326,29 +312,18 @@ export class ProcessGroup {
       o.async,
       input,
       async (run, data) => {
-        const thread = this.#onThread(run);
+        const bytes = () => allGatherBytes(length, this.#comm.engine.regionElements, run.n);
         const span = this.#span;
         if (span && takesThreadPath('allGather', null, length)) {
-          const bytes = allGatherBytes(length, this.#comm.engine.regionElements, run.n);
+          const b = bytes();
           const mates = this.#comm.engine.thread!;
-          await runOnThread(mates, span.local, run, data!, out, spanningAllGather, bytes, bytes);
+          await runOnThread(mates, span.local, run, data!, out, spanningAllGather, b, b);
           return out;
         }
-        if (thread) {
-          const bytes = allGatherBytes(length, this.#comm.engine.regionElements, run.n);
-          await runOnThread(
-            thread,
-            run.group.members,
-            run,
-            data!,
-            out,
-            allGatherOnThread,
-            bytes,
-            bytes,
-          );
-          return out;
-        }
-        await RUN.allGather.direct.run(run, data!, out);
+        if (
+          !(await this.#onThreadCall(run, data, out, allGatherOnThread, () => [bytes(), bytes()]))
+        )
+          await RUN.allGather.direct.run(run, data!, out);
         return out;
       },
     );
@@ -367,16 +342,9 @@ export class ProcessGroup {
       o.async,
       this.#rank === src ? input : null,
       async (run, data) => {
-        const bytes = this.#rank === src ? [(run.n - 1) * length * 4, 0] : [0, length * 4];
-        if (
-          !(await this.#onThreadRooted(
-            run,
-            data,
-            out,
-            broadcastOnThread,
-            bytes as [number, number],
-          ))
-        )
+        const bytes = (): Counted =>
+          this.#rank === src ? [(run.n - 1) * length * 4, 0] : [0, length * 4];
+        if (!(await this.#onThreadCall(run, data, out, broadcastOnThread, bytes)))
           await RUN.broadcast.direct.run(run, data, out, src);
         return out;
       },
@@ -397,8 +365,8 @@ export class ProcessGroup {
       input,
       async (run, data) => {
         const per = this.#comm.engine.regionElements;
-        const bytes = reduceBytes(length, per, run.n, run.idx, this.#rank === dst);
-        if (!(await this.#onThreadRooted(run, data, out, reduceOnThread, bytes)))
+        const bytes = () => reduceBytes(length, per, run.n, run.idx, this.#rank === dst);
+        if (!(await this.#onThreadCall(run, data, out, reduceOnThread, bytes)))
           await RUN.reduce.direct.run(run, data!, out, dst);
         return out;
       },
@@ -427,10 +395,8 @@ export class ProcessGroup {
       isSrc ? input : null,
       async (run, data) => {
         const L = sliceLength;
-        const bytes = isSrc ? [(run.n - 1) * L * 4, 0] : [0, L * 4];
-        if (
-          !(await this.#onThreadRooted(run, data, out, scatterOnThread, bytes as [number, number]))
-        )
+        const bytes = (): Counted => (isSrc ? [(run.n - 1) * L * 4, 0] : [0, L * 4]);
+        if (!(await this.#onThreadCall(run, data, out, scatterOnThread, bytes)))
           await RUN.scatter.direct.run(run, data, out, src);
         return out;
       },
@@ -449,10 +415,8 @@ export class ProcessGroup {
       o.async,
       input,
       async (run, data) => {
-        const bytes = out ? [0, (run.n - 1) * length * 4] : [length * 4, 0];
-        if (
-          !(await this.#onThreadRooted(run, data, out, gatherOnThread, bytes as [number, number]))
-        )
+        const bytes = (): Counted => (out ? [0, (run.n - 1) * length * 4] : [length * 4, 0]);
+        if (!(await this.#onThreadCall(run, data, out, gatherOnThread, bytes)))
           await RUN.gather.direct.run(run, data!, out, dst);
         return out;
       },
@@ -468,7 +432,7 @@ export class ProcessGroup {
       o.async,
       null,
       async (run) => {
-        if (!(await this.#onThreadRooted(run, null, null, barrierOnThread, [0, 0])))
+        if (!(await this.#onThreadCall(run, null, null, barrierOnThread, () => [0, 0])))
           await RUN.barrier.direct.run(run);
       },
     );
